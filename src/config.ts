@@ -1,0 +1,105 @@
+// Options → frozen SkillConfig, checked whole before discovery touches a root.
+import * as os from "node:os";
+import * as path from "node:path";
+import { StartupError } from "./errors.js";
+import { statSync } from "./fsx.js";
+import type { AgentSkillsOptions, SkillConfig, SkillRoot, SkillScope } from "./types.js";
+
+const SCOPES: readonly SkillScope[] = ["user", "workspace"];
+
+/**
+ * Resolve `p` the way roots are resolved: `"~"` is `home`, `"~/x"` is `x` under `home`, a relative
+ * path resolves against `base`, an absolute path is normalized. `"~user/x"` is an ordinary relative path.
+ * @example resolveAgainst("~/skills", "/ws", "/home/me") // "/home/me/skills"
+ */
+export function resolveAgainst(p: string, base: string, home: string = os.homedir()): string {
+  if (p === "~") return path.resolve(home);
+  if (p.startsWith("~/") || (path.sep === "\\" && p.startsWith("~\\"))) return path.resolve(home, p.slice(2));
+  return path.resolve(base, p);
+}
+
+function show(value: unknown): string {
+  if (typeof value === "string") return JSON.stringify(value);
+  if (value === undefined) return "undefined";
+  if (Array.isArray(value)) return "an array";
+  return value === null
+    ? "null"
+    : typeof value === "object"
+      ? "an object"
+      : `${typeof value} ${String(value)}`;
+}
+
+function optionalString(options: AgentSkillsOptions, key: "workspace" | "cwd" | "home"): string | undefined {
+  const value = options[key];
+  if (value === undefined) return undefined;
+  if (typeof value !== "string" || value === "") {
+    throw new StartupError(`option "${key}" must be a non-empty string, received ${show(value)}`);
+  }
+  return value;
+}
+
+function optionalBoolean(
+  options: AgentSkillsOptions,
+  key: "strict" | "followSymlinks",
+  fallback: boolean,
+): boolean {
+  const value = options[key];
+  if (value === undefined) return fallback;
+  if (typeof value !== "boolean")
+    throw new StartupError(`option "${key}" must be a boolean, received ${show(value)}`);
+  return value;
+}
+
+function resolveRoot(input: unknown, i: number, workspace: string, home: string): SkillRoot {
+  if (typeof input !== "object" || input === null) {
+    throw new StartupError(`roots[${i}] must be an object with a "path", received ${show(input)}`);
+  }
+  const { path: p, scope = "workspace", source = "" } = input as Record<string, unknown>;
+  if (typeof p !== "string" || p === "") {
+    throw new StartupError(`roots[${i}].path must be a non-empty string, received ${show(p)}`);
+  }
+  if (!SCOPES.includes(scope as SkillScope)) {
+    throw new StartupError(`roots[${i}].scope must be "user" or "workspace", received ${show(scope)}`);
+  }
+  if (typeof source !== "string")
+    throw new StartupError(`roots[${i}].source must be a string, received ${show(source)}`);
+  return Object.freeze({ path: resolveAgainst(p, workspace, home), scope: scope as SkillScope, source });
+}
+
+/**
+ * Check and resolve options into a deeply frozen {@link SkillConfig}. The caller's object is not touched.
+ * @throws {StartupError} for an empty or non-array `roots`, a root without a non-empty string `path`,
+ * an unknown `scope`, a non-string `source`, a mistyped option, or a `workspace` that is not an existing directory.
+ */
+export function resolveConfig(options: AgentSkillsOptions): SkillConfig {
+  if (typeof options !== "object" || options === null) {
+    throw new StartupError(`options must be an object with "roots", received ${show(options)}`);
+  }
+  const { roots } = options;
+  if (!Array.isArray(roots))
+    throw new StartupError(`option "roots" must be an array, received ${show(roots)}`);
+  if (roots.length === 0) throw new StartupError(`option "roots" is empty: give at least one root to scan`);
+  const cwd = path.resolve(optionalString(options, "cwd") ?? process.cwd());
+  const homeOption = optionalString(options, "home");
+  const home = homeOption === undefined ? os.homedir() : path.resolve(cwd, homeOption);
+  const workspaceOption = optionalString(options, "workspace");
+  const workspace = workspaceOption === undefined ? cwd : path.resolve(cwd, workspaceOption);
+  const strict = optionalBoolean(options, "strict", false);
+  const followSymlinks = optionalBoolean(options, "followSymlinks", true);
+  const resolved = roots.map((r: unknown, i: number) => resolveRoot(r, i, workspace, home));
+  if (workspaceOption !== undefined) {
+    let st: ReturnType<typeof statSync>;
+    try {
+      st = statSync(workspace);
+    } catch (e) {
+      throw new StartupError(`option "workspace" ${JSON.stringify(workspace)} cannot be read: ${String(e)}`, {
+        cause: e,
+      });
+    }
+    if (st === undefined)
+      throw new StartupError(`option "workspace" ${JSON.stringify(workspace)} does not exist`);
+    if (!st.isDirectory())
+      throw new StartupError(`option "workspace" ${JSON.stringify(workspace)} is not a directory`);
+  }
+  return Object.freeze({ home, cwd, workspace, roots: Object.freeze(resolved), strict, followSymlinks });
+}

@@ -1,0 +1,108 @@
+// Frontmatter text → a plain mapping, with located YAML errors and the lenient line-oriented repair.
+import { createRequire } from "node:module";
+import type * as YAML from "yaml";
+import { fastParse } from "./fastyaml.js";
+
+/** The parsed frontmatter, or a located reason. `line`/`column` are 1-based within the frontmatter text. */
+export type ParsedFrontmatter =
+  | { readonly ok: true; readonly data: Record<string, unknown>; readonly repaired: boolean }
+  | { readonly ok: false; readonly message: string; readonly line?: number; readonly column?: number };
+
+/** Deeper frontmatter than this is refused: real manifests nest two or three levels. */
+export const MAX_DEPTH = 64;
+
+let yamlModule: typeof YAML | undefined;
+function yaml(): typeof YAML {
+  // Loaded on first need: the fast path handles most manifests without it.
+  yamlModule ??= createRequire(import.meta.url)("yaml") as typeof YAML;
+  return yamlModule;
+}
+
+function depthExceeds(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
+    const [v, depth] = item;
+    if (typeof v !== "object" || v === null) continue;
+    if (depth > limit) return true;
+    for (const child of Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+function parseYaml(text: string): ParsedFrontmatter {
+  let data: unknown;
+  try {
+    const doc = yaml().parseDocument(text, { uniqueKeys: true, prettyErrors: true, logLevel: "error" });
+    const err = doc.errors[0];
+    if (err !== undefined) {
+      const pos = err.linePos?.[0];
+      const first = (err.message.split("\n")[0] ?? "").replace(/ at line \d+, column \d+:?$/, "");
+      const message = `invalid YAML: ${first}`;
+      return pos === undefined
+        ? { ok: false, message }
+        : { ok: false, message, line: pos.line, column: pos.col };
+    }
+    data = doc.toJS({ maxAliasCount: 100 });
+  } catch (e) {
+    // The yaml package throws for alias bombs (ReferenceError) and overflows its stack on absurd nesting.
+    const reason = e instanceof RangeError ? "nesting too deep" : e instanceof Error ? e.message : String(e);
+    return { ok: false, message: `invalid YAML: ${reason}` };
+  }
+  return checkMapping(data, false);
+}
+
+function checkMapping(data: unknown, repaired: boolean): ParsedFrontmatter {
+  if (typeof data !== "object" || data === null || Array.isArray(data)) {
+    const what =
+      data === null || data === undefined ? "empty" : Array.isArray(data) ? "a list" : `a ${typeof data}`;
+    return { ok: false, message: `frontmatter is ${what}, not a mapping of keys to values` };
+  }
+  if (depthExceeds(data, MAX_DEPTH))
+    return { ok: false, message: `frontmatter nests deeper than ${MAX_DEPTH} levels` };
+  return { ok: true, data: data as Record<string, unknown>, repaired };
+}
+
+const TOP_LEVEL_PLAIN = /^([A-Za-z0-9_][A-Za-z0-9_.-]*)([ \t]*:[ \t]+)(.*?)([ \t]*)$/;
+const NEEDS_QUOTES = /: |^[`@[{,%]/;
+
+/**
+ * Quote the top-level plain values that real manifests write as prose (`description: Use when: x`).
+ * Block scalars and quoted values are left alone; a value's indented continuation lines move inside
+ * its quotes. `undefined` when no line needed it.
+ */
+export function repairYaml(text: string): string | undefined {
+  const lines = text.split("\n");
+  let changed = false;
+  for (let i = 0; i < lines.length; i++) {
+    const m = TOP_LEVEL_PLAIN.exec((lines[i] ?? "").replace(/\r$/, ""));
+    if (m === null) continue;
+    const value = m[3] ?? "";
+    if (value === "" || /^["'|>]/.test(value) || !NEEDS_QUOTES.test(value)) continue;
+    let last = i;
+    while (last + 1 < lines.length && /^[ \t]+\S/.test(lines[last + 1] ?? "")) last++;
+    const cr = (lines[last] ?? "").endsWith("\r") ? "\r" : "";
+    const quoteSafe = (s: string) => s.replace(/\r$/, "").replace(/\\/g, "\\\\").replace(/"/g, '\\"');
+    for (let j = i + 1; j <= last; j++) lines[j] = quoteSafe(lines[j] ?? "");
+    lines[i] = `${m[1]}${m[2]}"${quoteSafe(value)}`;
+    lines[last] = `${lines[last]}"${cr}`;
+    if (last !== i) lines[i] += cr;
+    changed = true;
+    i = last;
+  }
+  return changed ? lines.join("\n") : undefined;
+}
+
+/**
+ * Parse frontmatter text. With `repair`, a YAML error is retried once on {@link repairYaml}'s
+ * output; if that parses, the result says `repaired`, otherwise the original error stands.
+ */
+export function parseFrontmatter(text: string, repair: boolean): ParsedFrontmatter {
+  const fast = fastParse(text);
+  if (fast !== undefined) return checkMapping(fast, false);
+  const first = parseYaml(text);
+  if (first.ok || !repair || first.line === undefined) return first;
+  const repaired = repairYaml(text);
+  if (repaired === undefined) return first;
+  const second = parseYaml(repaired);
+  return second.ok ? { ...second, repaired: true } : first;
+}

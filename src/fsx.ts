@@ -1,0 +1,281 @@
+// The only door to the file system: symlink, size and file-type rules, errno handling, sync and async drivers.
+import * as fs from "node:fs";
+import { promisify } from "node:util";
+
+/** The largest manifest read, in bytes. */
+export const MAX_MANIFEST_BYTES = 1024 * 1024;
+
+/** What a directory entry is, as reported by readdir (a symlink is not resolved). */
+export type EntryType = "file" | "dir" | "symlink" | "other";
+
+/** A directory entry. */
+export interface Entry {
+  readonly name: string;
+  readonly type: EntryType;
+}
+
+/** What a path is after following symlinks, with a signature that changes whenever its content may have. */
+export interface Stat {
+  readonly type: "file" | "dir" | "other";
+  /** dev, ino, size, mtime and ctime in nanoseconds. */
+  readonly sig: string;
+}
+
+/** The bytes of a manifest, or why it could not be taken. */
+export type ManifestRead =
+  | { readonly kind: "ok"; readonly bytes: Buffer; readonly sig: string }
+  | { readonly kind: "not_regular"; readonly what: string }
+  | { readonly kind: "too_large"; readonly size: number };
+
+/** An fs request made by a pipeline stage; a driver carries it out synchronously or asynchronously. */
+export type FsOp =
+  | { readonly op: "readdir"; readonly path: string }
+  | { readonly op: "stat"; readonly path: string }
+  | { readonly op: "readManifest"; readonly path: string; readonly noFollow: boolean };
+
+/** What each op gives back. */
+export interface FsResult {
+  readdir: Entry[];
+  stat: Stat;
+  readManifest: ManifestRead;
+}
+
+/** A pipeline stage written once: it yields fs requests and receives their results (or has their errors thrown into it). */
+export type FsTask<T> = Generator<FsOp, T, FsResult[keyof FsResult]>;
+
+type FaultHook = (op: string, path: string) => void;
+let faultHook: FaultHook | null = null;
+
+/**
+ * Test seam: `hook` runs before every fs call with the call's name and path and may throw an errno
+ * error to simulate a fault there. Not exported from the package.
+ */
+export function setFaultHook(hook: FaultHook | null): void {
+  faultHook = hook;
+}
+
+function fault(op: string, path: string): void {
+  if (faultHook !== null) faultHook(op, path);
+}
+
+/** Errno codes that mean "nothing there" rather than "something went wrong". */
+export const ABSENT_CODES: ReadonlySet<string> = new Set(["ENOENT", "ENOTDIR"]);
+
+const O_NONBLOCK = fs.constants.O_NONBLOCK ?? 0;
+const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
+
+function entryType(d: fs.Dirent): EntryType {
+  if (d.isDirectory()) return "dir";
+  if (d.isFile()) return "file";
+  if (d.isSymbolicLink()) return "symlink";
+  return "other";
+}
+
+function toEntries(dirents: fs.Dirent[]): Entry[] {
+  const entries = dirents.map((d) => ({ name: d.name, type: entryType(d) }));
+  // Code-unit order, independent of locale and of the order the OS returns.
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return entries;
+}
+
+function toStat(st: fs.BigIntStats): Stat {
+  const type = st.isFile() ? "file" : st.isDirectory() ? "dir" : "other";
+  return { type, sig: `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}` };
+}
+
+function kindOf(st: fs.BigIntStats): string {
+  if (st.isDirectory()) return "a directory";
+  if (st.isFIFO()) return "a FIFO";
+  if (st.isCharacterDevice()) return "a character device";
+  if (st.isBlockDevice()) return "a block device";
+  if (st.isSocket()) return "a socket";
+  return "not a regular file";
+}
+
+function manifestFlags(noFollow: boolean): number {
+  // O_NONBLOCK: opening a FIFO must not wait for a writer; the fstat below then refuses it.
+  return fs.constants.O_RDONLY | O_NONBLOCK | (noFollow ? O_NOFOLLOW : 0);
+}
+
+function checkManifest(st: fs.BigIntStats): ManifestRead | undefined {
+  if (!st.isFile()) return { kind: "not_regular", what: kindOf(st) };
+  if (st.size > BigInt(MAX_MANIFEST_BYTES)) return { kind: "too_large", size: Number(st.size) };
+  return undefined;
+}
+
+/** Read at most MAX_MANIFEST_BYTES + 1 bytes: a file that grows after fstat is still bounded. */
+function readBoundedSync(fd: number, expected: number): Buffer {
+  let buf = Buffer.allocUnsafe(Math.min(expected + 1, MAX_MANIFEST_BYTES + 1));
+  let total = 0;
+  for (;;) {
+    if (total === buf.length) {
+      if (buf.length > MAX_MANIFEST_BYTES) break;
+      const bigger = Buffer.allocUnsafe(Math.min(buf.length * 2, MAX_MANIFEST_BYTES + 1));
+      buf.copy(bigger, 0, 0, total);
+      buf = bigger;
+    }
+    const n = fs.readSync(fd, buf, total, buf.length - total, null);
+    if (n === 0) break;
+    total += n;
+  }
+  return buf.subarray(0, total);
+}
+
+function finishRead(buf: Buffer, sig: string): ManifestRead {
+  if (buf.length > MAX_MANIFEST_BYTES) return { kind: "too_large", size: buf.length };
+  return { kind: "ok", bytes: buf, sig };
+}
+
+/** Carry out one op synchronously. */
+export function runOpSync(op: FsOp): FsResult[keyof FsResult] {
+  fault(op.op, op.path);
+  switch (op.op) {
+    case "readdir":
+      return toEntries(fs.readdirSync(op.path, { withFileTypes: true }));
+    case "stat":
+      return toStat(fs.statSync(op.path, { bigint: true }));
+    case "readManifest": {
+      const fd = fs.openSync(op.path, manifestFlags(op.noFollow));
+      try {
+        const st = fs.fstatSync(fd, { bigint: true });
+        const refused = checkManifest(st);
+        if (refused !== undefined) return refused;
+        return finishRead(readBoundedSync(fd, Number(st.size)), toStat(st).sig);
+      } finally {
+        fs.closeSync(fd);
+      }
+    }
+  }
+}
+
+const pReaddir = promisify(fs.readdir);
+const pStat = promisify(fs.stat);
+const pOpen = promisify(fs.open);
+const pFstat = promisify(fs.fstat);
+const pRead = promisify(fs.read);
+const pClose = promisify(fs.close);
+
+async function readBoundedAsync(fd: number, expected: number): Promise<Buffer> {
+  let buf = Buffer.allocUnsafe(Math.min(expected + 1, MAX_MANIFEST_BYTES + 1));
+  let total = 0;
+  for (;;) {
+    if (total === buf.length) {
+      if (buf.length > MAX_MANIFEST_BYTES) break;
+      const bigger = Buffer.allocUnsafe(Math.min(buf.length * 2, MAX_MANIFEST_BYTES + 1));
+      buf.copy(bigger, 0, 0, total);
+      buf = bigger;
+    }
+    const { bytesRead } = await pRead(fd, buf, total, buf.length - total, null);
+    if (bytesRead === 0) break;
+    total += bytesRead;
+  }
+  return buf.subarray(0, total);
+}
+
+/** Carry out one op without blocking. */
+export async function runOpAsync(op: FsOp): Promise<FsResult[keyof FsResult]> {
+  fault(op.op, op.path);
+  switch (op.op) {
+    case "readdir":
+      return toEntries(await pReaddir(op.path, { withFileTypes: true }));
+    case "stat":
+      return toStat(await pStat(op.path, { bigint: true }));
+    case "readManifest": {
+      const fd = await pOpen(op.path, manifestFlags(op.noFollow));
+      try {
+        const st = await pFstat(fd, { bigint: true });
+        const refused = checkManifest(st);
+        if (refused !== undefined) return refused;
+        return finishRead(await readBoundedAsync(fd, Number(st.size)), toStat(st).sig);
+      } finally {
+        await pClose(fd);
+      }
+    }
+  }
+}
+
+/** Drive a task to completion synchronously. */
+export function runSync<T>(task: FsTask<T>): T {
+  let step = task.next(undefined as never);
+  while (!step.done) {
+    let result: FsResult[keyof FsResult];
+    try {
+      result = runOpSync(step.value);
+    } catch (e) {
+      step = task.throw(e);
+      continue;
+    }
+    step = task.next(result);
+  }
+  return step.value;
+}
+
+/** Drive a task to completion asynchronously. */
+export async function runAsync<T>(task: FsTask<T>): Promise<T> {
+  let step = task.next(undefined as never);
+  while (!step.done) {
+    let result: FsResult[keyof FsResult];
+    try {
+      result = await runOpAsync(step.value);
+    } catch (e) {
+      step = task.throw(e);
+      continue;
+    }
+    step = task.next(result);
+  }
+  return step.value;
+}
+
+/** Typed helpers for tasks: `const entries = yield* readdir(path)`. */
+export function* readdir(path: string): Generator<FsOp, Entry[], FsResult[keyof FsResult]> {
+  return (yield { op: "readdir", path }) as Entry[];
+}
+
+/** `yield* stat(path)`: follows symlinks. */
+export function* stat(path: string): Generator<FsOp, Stat, FsResult[keyof FsResult]> {
+  return (yield { op: "stat", path }) as Stat;
+}
+
+/** `yield* readManifest(path, noFollow)`. */
+export function* readManifest(
+  path: string,
+  noFollow: boolean,
+): Generator<FsOp, ManifestRead, FsResult[keyof FsResult]> {
+  return (yield { op: "readManifest", path, noFollow }) as ManifestRead;
+}
+
+// Synchronous calls used outside discovery (config, resources, confinement).
+
+/** `fs.statSync` through the fault seam; `undefined` when nothing is there. */
+export function statSync(path: string): fs.Stats | undefined {
+  fault("stat", path);
+  try {
+    return fs.statSync(path);
+  } catch (e) {
+    if (ABSENT_CODES.has((e as { code?: string }).code ?? "")) return undefined;
+    throw e;
+  }
+}
+
+/** `fs.lstatSync` through the fault seam; `undefined` when nothing is there. */
+export function lstatSync(path: string): fs.Stats | undefined {
+  fault("lstat", path);
+  try {
+    return fs.lstatSync(path);
+  } catch (e) {
+    if (ABSENT_CODES.has((e as { code?: string }).code ?? "")) return undefined;
+    throw e;
+  }
+}
+
+/** `fs.realpathSync.native` through the fault seam. */
+export function realpathSync(path: string): string {
+  fault("realpath", path);
+  return fs.realpathSync.native(path);
+}
+
+/** Sorted entries of a directory, through the fault seam. */
+export function readdirSync(path: string): Entry[] {
+  fault("readdir", path);
+  return toEntries(fs.readdirSync(path, { withFileTypes: true }));
+}

@@ -1,0 +1,22 @@
+// The package's public surface, re-exported by name.
+export { resolveAgainst, resolveConfig } from "./config.js";
+export { SkillError, type SkillErrorCode, StartupError } from "./errors.js";
+export { clarvisSkillRoots, type PresetOptions } from "./preset.js";
+export { createAgentSkills, createAgentSkillsAsync } from "./registry.js";
+export { type SkillFrontmatter, skillFrontmatterSchema } from "./schema.js";
+export type {
+  AgentSkills,
+  AgentSkillsOptions,
+  CandidateVerdict,
+  RefreshResult,
+  SkillCandidate,
+  SkillConfig,
+  SkillContent,
+  SkillInfo,
+  SkillRoot,
+  SkillRootInput,
+  SkillScope,
+  SkillWarning,
+  WarnSink,
+} from "./types.js";
+export { setWarnSink, type WarningCode } from "./warnings.js";

@@ -1,0 +1,129 @@
+// Per-root findings → one catalog: in-root dedupe, last-root-wins override, and every candidate's verdict.
+import { SkillError } from "./errors.js";
+import type { Candidate, ScanItem } from "./scan.js";
+import { located } from "./skill.js";
+import type { CandidateVerdict, SkillCandidate, SkillConfig, SkillInfo, SkillWarning } from "./types.js";
+import { warning } from "./warnings.js";
+
+/** A catalog entry with what only the registry needs. */
+export interface Entry {
+  readonly info: SkillInfo;
+  readonly body: string;
+  /** Changes whenever the winning manifest, its file or its root does: drives `refresh`'s `changed`. */
+  readonly key: string;
+}
+
+/** The merged catalog. */
+export interface Merged {
+  /** Winners by name. */
+  readonly skills: ReadonlyMap<string, Entry>;
+  /** Every candidate by offered name, in precedence order (lowest first). */
+  readonly candidates: ReadonlyMap<string, readonly SkillCandidate[]>;
+  /** All warnings, in scan order. */
+  readonly warnings: readonly SkillWarning[];
+}
+
+interface Offer {
+  readonly name: string;
+  readonly rootIndex: number;
+  readonly candidate: Candidate;
+  verdict: CandidateVerdict;
+  reason: string;
+}
+
+function buildEntry(config: SkillConfig, rootIndex: number, c: Candidate): Entry {
+  if (!c.outcome.ok) throw new Error("unreachable: only valid candidates become entries");
+  const root = config.roots[rootIndex] as SkillConfig["roots"][number];
+  const { fields, body } = c.outcome;
+  const info: SkillInfo = Object.freeze({
+    name: fields.name,
+    description: fields.description,
+    metadata: fields.metadata,
+    ...(fields.allowedTools === undefined ? {} : { allowedTools: fields.allowedTools }),
+    userInvocable: fields.userInvocable,
+    scope: root.scope,
+    source: root.source,
+    root: root.path,
+    dir: c.dir,
+    path: c.path,
+  });
+  return { info, body, key: `${rootIndex}\0${c.path}\0${c.sig}` };
+}
+
+/**
+ * Fold the roots' findings into one catalog. Pure and deterministic: the same scan gives the same result.
+ * @throws {SkillError} under `strict`, for the first invalid manifest or in-root duplicate met in root order and sorted directory order.
+ */
+export function merge(config: SkillConfig, roots: readonly (readonly ScanItem[])[]): Merged {
+  const warnings: SkillWarning[] = [];
+  const offers = new Map<string, Offer[]>();
+  const winners = new Map<string, Offer>();
+  const offer = (o: Offer) => {
+    const list = offers.get(o.name);
+    if (list === undefined) offers.set(o.name, [o]);
+    else list.push(o);
+    return o;
+  };
+
+  roots.forEach((items, rootIndex) => {
+    const firstInRoot = new Map<string, Offer>();
+    for (const item of items) {
+      if (item.kind === "warning") {
+        warnings.push(item.warning);
+        continue;
+      }
+      warnings.push(...item.warnings);
+      const { outcome } = item;
+      if (!outcome.ok) {
+        const message = located(item.path, outcome);
+        if (config.strict) throw new SkillError("invalid_skill", message, { path: item.path });
+        warnings.push(warning("invalid_skill", `${message}; skipped`, item.path));
+        offer({ name: item.dirName, rootIndex, candidate: item, verdict: "invalid", reason: message });
+        continue;
+      }
+      const name = outcome.fields.name;
+      const first = firstInRoot.get(name);
+      if (first !== undefined) {
+        const message = `${item.path}: skill "${name}" is declared again in the same root; ${first.candidate.path} comes first and is kept`;
+        if (config.strict) throw new SkillError("duplicate_skill", message, { path: item.path, skill: name });
+        warnings.push(warning("duplicate_skill", message, item.path, name));
+        offer({ name, rootIndex, candidate: item, verdict: "duplicate", reason: message });
+        continue;
+      }
+      firstInRoot.set(name, offer({ name, rootIndex, candidate: item, verdict: "winner", reason: "" }));
+    }
+    // Ascending precedence: the last root wins. A later root's skill replaces an earlier one of the same name.
+    for (const [name, o] of firstInRoot) winners.set(name, o);
+  });
+
+  const skills = new Map<string, Entry>();
+  for (const [name, w] of winners) skills.set(name, buildEntry(config, w.rootIndex, w.candidate));
+  const candidates = new Map<string, readonly SkillCandidate[]>();
+  for (const [name, list] of offers) {
+    const winner = winners.get(name);
+    candidates.set(name, Object.freeze(list.map((o) => verdictOf(config, o, winner))));
+  }
+  return { skills, candidates, warnings };
+}
+
+function verdictOf(config: SkillConfig, o: Offer, winner: Offer | undefined): SkillCandidate {
+  let { verdict, reason } = o;
+  if (verdict === "winner" && winner !== o && winner !== undefined) {
+    verdict = "overridden";
+    reason = `overridden by ${winner.candidate.path}: root ${winner.rootIndex} comes later than root ${o.rootIndex}, and the last root wins`;
+  } else if (verdict === "winner") {
+    reason = `wins: no later root declares "${o.name}"`;
+  }
+  const root = config.roots[o.rootIndex] as SkillConfig["roots"][number];
+  return Object.freeze({
+    name: o.name,
+    rootIndex: o.rootIndex,
+    root: root.path,
+    scope: root.scope,
+    source: root.source,
+    dir: o.candidate.dir,
+    path: o.candidate.path,
+    verdict,
+    reason,
+  });
+}

@@ -1,0 +1,32 @@
+// The opt-in clarvis layout of four roots; the library itself has no default roots.
+import * as os from "node:os";
+import * as path from "node:path";
+import type { SkillRootInput } from "./types.js";
+
+/** Options of the root presets. */
+export interface PresetOptions {
+  /** The workspace whose `.agents`/`.clarvis` folders are used. @default cwd */
+  workspace?: string;
+  /** Base of a relative `workspace` or `home`. @default process.cwd() */
+  cwd?: string;
+  /** Where `~` expands. @default os.homedir() */
+  home?: string;
+}
+
+/**
+ * The clarvis roots, ascending: `~/.agents/skills` (user, agents), `<ws>/.agents/skills`
+ * (workspace, agents), `~/.clarvis/skills` (user, clarvis), `<ws>/.clarvis/skills` (workspace, clarvis).
+ * The order is the rule: `.clarvis` beats `.agents`, and within one source the workspace beats the user.
+ * @example createAgentSkills({ roots: clarvisSkillRoots({ workspace: process.cwd() }) })
+ */
+export function clarvisSkillRoots(opts: PresetOptions = {}): SkillRootInput[] {
+  const cwd = path.resolve(opts.cwd ?? process.cwd());
+  const ws = path.resolve(cwd, opts.workspace ?? cwd);
+  const home = path.resolve(cwd, opts.home ?? os.homedir());
+  return [
+    { path: path.join(home, ".agents", "skills"), scope: "user", source: "agents" },
+    { path: path.join(ws, ".agents", "skills"), scope: "workspace", source: "agents" },
+    { path: path.join(home, ".clarvis", "skills"), scope: "user", source: "clarvis" },
+    { path: path.join(ws, ".clarvis", "skills"), scope: "workspace", source: "clarvis" },
+  ];
+}

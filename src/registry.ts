@@ -1,0 +1,157 @@
+// The AgentSkills instance: an immutable snapshot of the last good scan, and the three tiers served from it.
+import { resolveConfig } from "./config.js";
+import { SkillError } from "./errors.js";
+import { type Entry, type Merged, merge } from "./merge.js";
+import { confine, listResources } from "./resources.js";
+import { type ManifestCache, type Scan, scanAsync, scanSync } from "./scan.js";
+import type {
+  AgentSkills,
+  AgentSkillsOptions,
+  RefreshResult,
+  SkillCandidate,
+  SkillConfig,
+  SkillContent,
+  SkillInfo,
+  SkillWarning,
+} from "./types.js";
+import { emit } from "./warnings.js";
+
+interface Snapshot extends Merged {
+  readonly list: readonly SkillInfo[];
+  readonly cache: ManifestCache;
+  /** Which scan produced it; a slower scan started earlier never replaces a newer snapshot. */
+  readonly generation: number;
+}
+
+const EMPTY: Snapshot = {
+  skills: new Map(),
+  candidates: new Map(),
+  warnings: [],
+  list: [],
+  cache: new Map(),
+  generation: 0,
+};
+
+const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+function diff(before: ReadonlyMap<string, Entry>, after: ReadonlyMap<string, Entry>): RefreshResult {
+  const added: string[] = [];
+  const removed: string[] = [];
+  const changed: string[] = [];
+  for (const [name, entry] of after) {
+    const old = before.get(name);
+    if (old === undefined) added.push(name);
+    else if (old.key !== entry.key) changed.push(name);
+  }
+  for (const name of before.keys()) if (!after.has(name)) removed.push(name);
+  return Object.freeze({
+    added: Object.freeze(added.sort(byCodeUnit)),
+    removed: Object.freeze(removed.sort(byCodeUnit)),
+    changed: Object.freeze(changed.sort(byCodeUnit)),
+  });
+}
+
+class Registry implements AgentSkills {
+  readonly config: SkillConfig;
+  #snapshot: Snapshot = EMPTY;
+  #generation = 0;
+  #asyncQueue: Promise<unknown> = Promise.resolve();
+
+  constructor(config: SkillConfig) {
+    this.config = config;
+  }
+
+  get warnings(): readonly SkillWarning[] {
+    return this.#snapshot.warnings;
+  }
+
+  listSkills(): readonly SkillInfo[] {
+    return this.#snapshot.list;
+  }
+
+  getSkill(name: string): SkillInfo | undefined {
+    return this.#snapshot.skills.get(name)?.info;
+  }
+
+  loadSkill(name: string): SkillContent | undefined {
+    const entry = this.#snapshot.skills.get(name);
+    if (entry === undefined) return undefined;
+    const { files, warnings } = listResources(entry.info, this.config.followSymlinks);
+    emit(warnings);
+    return Object.freeze({ ...entry.info, body: entry.body, resources: Object.freeze(files) });
+  }
+
+  resourcePath(name: string, rel: string): string {
+    const entry = this.#snapshot.skills.get(name);
+    if (entry === undefined) {
+      throw new SkillError("not_found", `no skill named ${JSON.stringify(name)} is loaded`, {
+        skill: String(name),
+      });
+    }
+    return confine(entry.info, rel, this.config.followSymlinks);
+  }
+
+  explain(name: string): readonly SkillCandidate[] {
+    return this.#snapshot.candidates.get(name) ?? [];
+  }
+
+  refresh(): RefreshResult {
+    const generation = ++this.#generation;
+    return this.#install(scanSync(this.config, this.#snapshot.cache), generation);
+  }
+
+  refreshAsync(): Promise<RefreshResult> {
+    // One async scan at a time, so each reuses the cache of the one before.
+    const run = this.#asyncQueue.then(async () => {
+      const generation = ++this.#generation;
+      return this.#install(await scanAsync(this.config, this.#snapshot.cache), generation);
+    });
+    this.#asyncQueue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Merge a scan and swap it in, unless it throws (strict) or a newer scan already landed. */
+  #install(scan: Scan, generation: number): RefreshResult {
+    const merged = merge(this.config, scan.roots);
+    const before = this.#snapshot;
+    if (generation < before.generation) return diff(before.skills, before.skills);
+    const list = Object.freeze(
+      [...merged.skills.values()].map((e) => e.info).sort((a, b) => byCodeUnit(a.name, b.name)),
+    );
+    this.#snapshot = {
+      ...merged,
+      warnings: Object.freeze(merged.warnings),
+      list,
+      cache: scan.cache,
+      generation,
+    };
+    emit(merged.warnings);
+    return diff(before.skills, merged.skills);
+  }
+}
+
+/**
+ * Resolve `options`, scan every root once and return the loaded skills.
+ * @throws {StartupError} for unusable options.
+ * @throws {SkillError} `invalid_skill` or `duplicate_skill` under `strict`.
+ * @example
+ * const skills = createAgentSkills({ roots: clarvisSkillRoots({ workspace: process.cwd() }) });
+ * for (const s of skills.listSkills()) console.log(s.name, s.description);
+ */
+export function createAgentSkills(options: AgentSkillsOptions): AgentSkills {
+  const registry = new Registry(resolveConfig(options));
+  registry.refresh();
+  return registry;
+}
+
+/**
+ * {@link createAgentSkills} without blocking the event loop: manifests are read with bounded
+ * concurrency and the result is identical, warnings and their order included.
+ * @throws {StartupError} for unusable options (synchronously checked, rejected).
+ * @throws {SkillError} `invalid_skill` or `duplicate_skill` under `strict`.
+ */
+export async function createAgentSkillsAsync(options: AgentSkillsOptions): Promise<AgentSkills> {
+  const registry = new Registry(resolveConfig(options));
+  await registry.refreshAsync();
+  return registry;
+}

@@ -1,0 +1,163 @@
+// A skill's files: bounded enumeration, and the confinement of resource paths to the skill directory.
+import * as path from "node:path";
+import { errnoCode, SkillError } from "./errors.js";
+import { lstatSync, readdirSync, realpathSync, statSync } from "./fsx.js";
+import type { SkillInfo, SkillWarning } from "./types.js";
+import { warning } from "./warnings.js";
+
+/** Enumeration stops after this many files. */
+export const MAX_RESOURCES = 10_000;
+/** Enumeration does not descend below this depth. */
+export const MAX_DEPTH = 32;
+
+/** Whether `p` is `dir` or lies below it; both are canonical. */
+function inside(p: string, dir: string): boolean {
+  return p === dir || p.startsWith(dir.endsWith(path.sep) ? dir : dir + path.sep);
+}
+
+/**
+ * The files of a skill, relative and `/`-separated, sorted, without the manifest. Symlinks are listed
+ * only when followed and their target lies inside the skill directory; others are dropped with a warning.
+ */
+export function listResources(
+  skill: SkillInfo,
+  follow: boolean,
+): { files: string[]; warnings: SkillWarning[] } {
+  const files: string[] = [];
+  const warnings: SkillWarning[] = [];
+  const note = (code: "resource_skipped" | "resource_limit", message: string, p: string) =>
+    warnings.push(warning(code, message, p, skill.name));
+  let base: string;
+  try {
+    base = realpathSync(skill.dir);
+  } catch (e) {
+    note(
+      "resource_skipped",
+      `skill directory ${skill.dir} cannot be resolved (${errnoCode(e) ?? String(e)})`,
+      skill.dir,
+    );
+    return { files, warnings };
+  }
+  const visited = new Set<string>([base]);
+  let stopped = false;
+  const walk = (dir: string, rel: string, depth: number): void => {
+    let entries: ReturnType<typeof readdirSync>;
+    try {
+      entries = readdirSync(dir);
+    } catch (e) {
+      note("resource_skipped", `${dir} cannot be read (${errnoCode(e) ?? String(e)})`, dir);
+      return;
+    }
+    for (const entry of entries) {
+      if (stopped) return;
+      const abs = path.join(dir, entry.name);
+      const relPath = rel === "" ? entry.name : `${rel}/${entry.name}`;
+      let type = entry.type;
+      if (type === "symlink") {
+        if (!follow) continue;
+        let real: string;
+        try {
+          real = realpathSync(abs);
+        } catch (e) {
+          note(
+            "resource_skipped",
+            `symlink ${abs} points to nothing usable (${errnoCode(e) ?? String(e)}); not listed`,
+            abs,
+          );
+          continue;
+        }
+        if (!inside(real, base)) {
+          note(
+            "resource_skipped",
+            `symlink ${abs} points outside the skill directory, to ${real}; not listed`,
+            abs,
+          );
+          continue;
+        }
+        const st = statSync(real);
+        type = st?.isDirectory() ? "dir" : st?.isFile() ? "file" : "other";
+        // A link back to a directory already walked would list the same files again, or forever.
+        if (type === "dir" && visited.has(real)) continue;
+        if (type === "dir") visited.add(real);
+      }
+      if (type === "file") {
+        if (abs === skill.path) continue;
+        if (files.length === MAX_RESOURCES) {
+          note(
+            "resource_limit",
+            `${skill.dir} has more than ${MAX_RESOURCES} files; listing stopped there`,
+            skill.dir,
+          );
+          stopped = true;
+          return;
+        }
+        files.push(relPath);
+      } else if (type === "dir") {
+        if (depth + 1 > MAX_DEPTH) {
+          note("resource_limit", `${abs} is nested deeper than ${MAX_DEPTH} levels; not listed`, abs);
+          continue;
+        }
+        walk(abs, relPath, depth + 1);
+      }
+    }
+  };
+  walk(skill.dir, "", 0);
+  files.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return { files, warnings };
+}
+
+const WINDOWS_ABSOLUTE = /^(?:[A-Za-z]:|[\\/]{2})/;
+
+/**
+ * The canonical path of `rel` inside `skill`'s directory, checked in the order of the README's
+ * confinement table.
+ * @throws {SkillError} `invalid_input`, `path_escape`, `not_found` or `not_a_file`.
+ */
+export function confine(skill: SkillInfo, rel: unknown, follow: boolean): string {
+  const fail = (code: "invalid_input" | "path_escape" | "not_found" | "not_a_file", why: string): never => {
+    throw new SkillError(code, `resource ${JSON.stringify(rel)} of skill "${skill.name}" ${why}`, {
+      path: typeof rel === "string" ? path.join(skill.dir, rel) : skill.dir,
+      skill: skill.name,
+    });
+  };
+  if (typeof rel !== "string") return fail("invalid_input", `must be a string, received ${typeof rel}`);
+  if (rel === "") return fail("invalid_input", "is empty");
+  if (rel.includes("\0")) return fail("invalid_input", "contains a NUL byte");
+  if (rel.startsWith("/") || rel.startsWith("\\") || WINDOWS_ABSOLUTE.test(rel) || path.isAbsolute(rel)) {
+    return fail("invalid_input", "is absolute; give a path relative to the skill directory");
+  }
+  // Backslashes separate too, so a path means the same thing on every platform.
+  const parts: string[] = [];
+  for (const part of rel.split(/[\\/]/)) {
+    if (part === "" || part === ".") continue;
+    if (part === "..") {
+      if (parts.pop() === undefined) return fail("path_escape", "leads outside the skill directory");
+    } else parts.push(part);
+  }
+  const target = path.join(skill.dir, ...parts);
+  let real: string;
+  try {
+    real = realpathSync(target);
+  } catch (e) {
+    return fail("not_found", `does not exist (${errnoCode(e) ?? String(e)})`);
+  }
+  let base: string;
+  try {
+    base = realpathSync(skill.dir);
+  } catch (e) {
+    return fail(
+      "not_found",
+      `cannot be resolved: the skill directory is gone (${errnoCode(e) ?? String(e)})`,
+    );
+  }
+  if (!inside(real, base)) return fail("path_escape", `resolves outside the skill directory, to ${real}`);
+  if (!follow) {
+    for (let i = 1; i <= parts.length; i++) {
+      if (lstatSync(path.join(skill.dir, ...parts.slice(0, i)))?.isSymbolicLink()) {
+        return fail("not_found", "goes through a symlink, and symlinks are not followed");
+      }
+    }
+  }
+  if (!statSync(real)?.isFile()) return fail("not_a_file", "is not a regular file");
+  return real;
+}

@@ -1,0 +1,131 @@
+// The zod schema that decides which parsed frontmatter is a skill, and the normalisation of its fields.
+import { z } from "zod";
+
+const BOOLEAN_WORDS: Readonly<Record<string, boolean>> = {
+  true: true,
+  yes: true,
+  on: true,
+  false: false,
+  no: false,
+  off: false,
+};
+
+const nonEmptyString = z.string().refine((s) => s.trim() !== "", { message: "must not be empty" });
+const toolList = z.union([z.string(), z.array(z.string())]);
+const booleanish = z.preprocess((v) => {
+  if (typeof v !== "string") return v;
+  const word = BOOLEAN_WORDS[v.trim().toLowerCase()];
+  return word ?? v;
+}, z.boolean());
+
+/**
+ * The frontmatter schema: `name` and `description` are required non-empty strings; `allowed-tools`
+ * and `tools` are a string or a list of strings; `user-invocable` is a boolean (the strings
+ * true/false/yes/no/on/off in any case count as one). Every other key passes through untouched.
+ * @example skillFrontmatterSchema.safeParse({ name: "pdf", description: "Read PDFs" }).success // true
+ */
+export const skillFrontmatterSchema = z.looseObject({
+  name: nonEmptyString,
+  description: nonEmptyString,
+  "allowed-tools": toolList.optional(),
+  tools: toolList.optional(),
+  "user-invocable": booleanish.optional(),
+});
+
+/** The frontmatter type, derived from {@link skillFrontmatterSchema}. */
+export type SkillFrontmatter = z.infer<typeof skillFrontmatterSchema>;
+
+/** The fields a catalog entry takes from valid frontmatter. */
+export interface ValidFrontmatter {
+  readonly name: string;
+  readonly description: string;
+  readonly metadata: Readonly<Record<string, unknown>>;
+  readonly allowedTools: readonly string[] | undefined;
+  readonly userInvocable: boolean;
+}
+
+/** Validation result: the fields, or one line per problem naming the key. */
+export type ValidatedFrontmatter =
+  | { readonly ok: true; readonly value: ValidFrontmatter }
+  | { readonly ok: false; readonly message: string; readonly key: string };
+
+/**
+ * Split an `allowed-tools` string on commas and white space that stand outside parentheses:
+ * `"Bash(git add:*) Read"` gives `["Bash(git add:*)", "Read"]`. Empty items are dropped.
+ */
+export function splitTools(s: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let current = "";
+  for (const ch of s) {
+    if (ch === "(") depth++;
+    else if (ch === ")" && depth > 0) depth--;
+    if (depth === 0 && (ch === "," || /\s/.test(ch))) {
+      if (current !== "") out.push(current);
+      current = "";
+    } else {
+      current += ch;
+    }
+  }
+  if (current !== "") out.push(current);
+  return out;
+}
+
+function toolsOf(value: string | string[] | undefined): readonly string[] | undefined {
+  if (value === undefined) return undefined;
+  const items =
+    typeof value === "string" ? splitTools(value) : value.map((t) => t.trim()).filter((t) => t !== "");
+  return Object.freeze(items);
+}
+
+function deepFreeze<T>(value: T): T {
+  const stack: unknown[] = [value];
+  for (let v = stack.pop(); v !== undefined; v = stack.pop()) {
+    if (typeof v !== "object" || v === null || Object.isFrozen(v)) continue;
+    Object.freeze(v);
+    for (const child of Object.values(v)) stack.push(child);
+  }
+  return value;
+}
+
+/** Validate parsed frontmatter against {@link skillFrontmatterSchema} and derive the catalog fields. */
+export function validateFrontmatter(data: Record<string, unknown>): ValidatedFrontmatter {
+  const result = skillFrontmatterSchema.safeParse(data);
+  if (!result.success) {
+    const key = String(result.error.issues[0]?.path[0] ?? "");
+    const value = data[key];
+    const problem =
+      value === undefined ? "is missing" : `must be ${EXPECTED[key] ?? "valid"}, received ${describe(value)}`;
+    return { ok: false, key, message: `frontmatter "${key}" ${problem}` };
+  }
+  const fm = result.data;
+  // Spread, not zod's output, keeps every own key (zod drops "__proto__") without touching any prototype.
+  const metadata: Record<string, unknown> = { ...data };
+  if (fm["user-invocable"] !== undefined) metadata["user-invocable"] = fm["user-invocable"];
+  return {
+    ok: true,
+    value: {
+      name: fm.name,
+      description: fm.description,
+      metadata: deepFreeze(metadata),
+      allowedTools: toolsOf(fm["allowed-tools"] ?? fm.tools),
+      userInvocable: fm["user-invocable"] ?? true,
+    },
+  };
+}
+
+const EXPECTED: Readonly<Record<string, string>> = {
+  name: "a non-empty string",
+  description: "a non-empty string",
+  "allowed-tools": "a string or a list of strings",
+  tools: "a string or a list of strings",
+  "user-invocable": "a boolean",
+};
+
+function describe(v: unknown): string {
+  if (v === undefined) return "nothing";
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "a list";
+  if (typeof v === "string") return v.trim() === "" ? "an empty string" : "a string";
+  return typeof v === "object" ? "a mapping" : `${typeof v} ${String(v)}`;
+}

@@ -1,0 +1,58 @@
+// Manifest bytes → validated skill fields or an invalid_skill reason: the parse and schema stages joined.
+import { parseFrontmatter } from "./frontmatter.js";
+import { decodeUtf8, splitManifest } from "./manifest.js";
+import { type ValidFrontmatter, validateFrontmatter } from "./schema.js";
+
+/** What one manifest file amounts to, independent of the root it was found in (so it can be cached). */
+export type ManifestOutcome =
+  | {
+      readonly ok: true;
+      readonly fields: ValidFrontmatter;
+      readonly body: string;
+      readonly repaired: boolean;
+    }
+  | { readonly ok: false; readonly message: string; readonly line?: number; readonly column?: number };
+
+/**
+ * Decode, split, parse and validate a manifest. `repair` allows the lenient YAML repair.
+ * Lines and columns in the outcome count in the whole file.
+ */
+export function parseManifest(bytes: Uint8Array, repair: boolean): ManifestOutcome {
+  const text = decodeUtf8(bytes);
+  if (text === undefined) return { ok: false, message: "is not valid UTF-8" };
+  const split = splitManifest(text);
+  if (!split.ok) return split;
+  const fm = parseFrontmatter(split.frontmatter, repair);
+  if (!fm.ok) {
+    // The frontmatter starts on the file's second line.
+    return fm.line === undefined
+      ? { ok: false, message: fm.message }
+      : { ok: false, message: fm.message, line: fm.line + 1, column: fm.column ?? 1 };
+  }
+  const valid = validateFrontmatter(fm.data);
+  if (!valid.ok) {
+    const line = keyLine(split.frontmatter, valid.key);
+    return line === undefined
+      ? { ok: false, message: valid.message }
+      : { ok: false, message: valid.message, line };
+  }
+  return { ok: true, fields: valid.value, body: split.body, repaired: fm.repaired };
+}
+
+/** The file line of top-level key `key` in frontmatter text, if it is written there. */
+export function keyLine(frontmatter: string, key: string): number | undefined {
+  const lines = frontmatter.split("\n");
+  const i = lines.findIndex(
+    (l) => l.startsWith(`${key}:`) || l.startsWith(`"${key}":`) || l.startsWith(`'${key}':`),
+  );
+  return i === -1 ? undefined : i + 2;
+}
+
+/** `path:line:column: message`, with what is known. */
+export function located(path: string, outcome: { message: string; line?: number; column?: number }): string {
+  const where =
+    outcome.line === undefined
+      ? path
+      : `${path}:${outcome.line}${outcome.column === undefined ? "" : `:${outcome.column}`}`;
+  return `${where}: ${outcome.message}`;
+}

@@ -1,0 +1,170 @@
+// Public types of the package: options, resolved config, catalog entries, warnings and results.
+
+/** Where a root sits: a user-wide store or a workspace. A provenance label only; it never affects precedence. */
+export type SkillScope = "user" | "workspace";
+
+/** One root as the caller gives it. */
+export interface SkillRootInput {
+  /** `~` and `~/x` expand against the home directory; a relative path resolves against the workspace; an absolute path is used as-is. */
+  path: string;
+  /** Provenance label. @default "workspace" */
+  scope?: SkillScope;
+  /** Free-form provenance label, e.g. `"clarvis"`. @default "" */
+  source?: string;
+}
+
+/** One root after resolution: absolute path, labels filled in. */
+export interface SkillRoot {
+  /** Absolute, normalized path of the root. */
+  readonly path: string;
+  /** Provenance label. */
+  readonly scope: SkillScope;
+  /** Free-form provenance label. */
+  readonly source: string;
+}
+
+/** Options of {@link createAgentSkills} and {@link resolveConfig}. */
+export interface AgentSkillsOptions {
+  /** Roots to scan, in ascending precedence: when two roots declare the same name, the last root wins. Must not be empty. */
+  roots: readonly SkillRootInput[];
+  /** Directory that relative roots resolve against; must exist and be a directory when given. @default cwd */
+  workspace?: string;
+  /** Base for a relative `workspace` or `home`. @default process.cwd() */
+  cwd?: string;
+  /** Where `~` expands. @default os.homedir() */
+  home?: string;
+  /** Throw {@link SkillError} on a malformed skill or an in-root duplicate instead of warning and skipping it. @default false */
+  strict?: boolean;
+  /** Follow symlinked skill directories, manifests and resources. `false` ignores all three. @default true */
+  followSymlinks?: boolean;
+}
+
+/** The resolved, deeply frozen configuration an instance works from. */
+export interface SkillConfig {
+  /** Absolute home directory. */
+  readonly home: string;
+  /** Absolute working directory. */
+  readonly cwd: string;
+  /** Absolute workspace directory. */
+  readonly workspace: string;
+  /** Roots in ascending precedence. */
+  readonly roots: readonly SkillRoot[];
+  /** Whether malformed skills and in-root duplicates throw. */
+  readonly strict: boolean;
+  /** Whether symlinked skill directories, manifests and resources are followed. */
+  readonly followSymlinks: boolean;
+}
+
+/** One catalog entry: everything known about a skill without its body. Frozen. */
+export interface SkillInfo {
+  /** Frontmatter `name`: the identity and the merge key across roots. */
+  readonly name: string;
+  /** Frontmatter `description`. */
+  readonly description: string;
+  /** The whole validated frontmatter; keys the schema does not know are kept untouched. */
+  readonly metadata: Readonly<Record<string, unknown>>;
+  /** From `allowed-tools`, else `tools`; absent when neither is given. */
+  readonly allowedTools?: readonly string[];
+  /** Frontmatter `user-invocable`. @default true */
+  readonly userInvocable: boolean;
+  /** Scope of the root the skill came from. */
+  readonly scope: SkillScope;
+  /** Source label of the root the skill came from. */
+  readonly source: string;
+  /** Absolute path of that root. */
+  readonly root: string;
+  /** The skill directory as found under the root (not resolved through symlinks). */
+  readonly dir: string;
+  /** The manifest's path as found. */
+  readonly path: string;
+}
+
+/** A catalog entry plus its body and resource list, as returned by `loadSkill`. Frozen. */
+export interface SkillContent extends SkillInfo {
+  /** The markdown after the closing fence, trimmed, as read by the last scan. */
+  readonly body: string;
+  /** Files of the skill directory, relative and `/`-separated, sorted, the manifest excluded. */
+  readonly resources: readonly string[];
+}
+
+/** A non-fatal finding, routed to the warn sink and kept on `AgentSkills.warnings`. */
+export interface SkillWarning {
+  /** Stable code; see the README's warning table. */
+  readonly code: string;
+  /** One line naming the file or value concerned. */
+  readonly message: string;
+  /** The file or directory concerned, when there is one. */
+  readonly path?: string;
+  /** The skill name concerned, when known. */
+  readonly skill?: string;
+}
+
+/** Receives every warning as it is produced. */
+export type WarnSink = (warning: SkillWarning) => void;
+
+/** What a `refresh` changed in the catalog, as sorted names. */
+export interface RefreshResult {
+  /** Names present now and absent before. */
+  readonly added: readonly string[];
+  /** Names present before and absent now. */
+  readonly removed: readonly string[];
+  /** Names present in both whose winning manifest, its file or its root changed. */
+  readonly changed: readonly string[];
+}
+
+/**
+ * Why a candidate for a name did or did not become the catalog entry:
+ * `winner` serves the name; `overridden` lost to a later root; `duplicate` lost to an earlier
+ * directory of the same root; `invalid` could not be read or validated.
+ */
+export type CandidateVerdict = "winner" | "overridden" | "duplicate" | "invalid";
+
+/** One directory that offered a skill of a given name, with its verdict. Frozen. */
+export interface SkillCandidate {
+  /** The name it offered: the frontmatter name, or the directory name for an invalid manifest. */
+  readonly name: string;
+  /** Position of its root in `config.roots`. */
+  readonly rootIndex: number;
+  /** Absolute path of its root. */
+  readonly root: string;
+  /** Scope of its root. */
+  readonly scope: SkillScope;
+  /** Source label of its root. */
+  readonly source: string;
+  /** The skill directory as found. */
+  readonly dir: string;
+  /** The manifest path. */
+  readonly path: string;
+  /** The verdict. */
+  readonly verdict: CandidateVerdict;
+  /** One sentence on the verdict, naming the winner or the error. */
+  readonly reason: string;
+}
+
+/** A loaded set of skills: the catalog, bodies and confined resources of the configured roots. */
+export interface AgentSkills {
+  /** The configuration resolved at construction. */
+  readonly config: SkillConfig;
+  /** The catalog, sorted by name (code-unit order). No I/O. */
+  listSkills(): readonly SkillInfo[];
+  /** The catalog entry of `name`, or `undefined`. No I/O. */
+  getSkill(name: string): SkillInfo | undefined;
+  /** The entry plus body (from the snapshot) and resource list (read now), or `undefined` for an unknown name. */
+  loadSkill(name: string): SkillContent | undefined;
+  /**
+   * The absolute, canonical path of resource `rel` of skill `name`, confined to the skill directory.
+   * @throws {SkillError} `not_found`, `invalid_input`, `path_escape` or `not_a_file`.
+   */
+  resourcePath(name: string, rel: string): string;
+  /** Every candidate offering `name` across the roots, in precedence order (lowest first), with its verdict. No I/O. */
+  explain(name: string): readonly SkillCandidate[];
+  /**
+   * Scan again; swap the snapshot only if the scan succeeds. Manifests whose file is unchanged are not re-parsed.
+   * @throws {SkillError} in strict mode; the previous snapshot stays.
+   */
+  refresh(): RefreshResult;
+  /** The same as {@link AgentSkills.refresh}, without blocking the event loop. */
+  refreshAsync(): Promise<RefreshResult>;
+  /** Warnings of the last successful scan, in the order they were produced. */
+  readonly warnings: readonly SkillWarning[];
+}
