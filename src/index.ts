@@ -1,7 +1,7 @@
 // The package's public surface, re-exported by name.
 export { resolveAgainst, resolveConfig } from "./config.js";
 export { SkillError, type SkillErrorCode, StartupError } from "./errors.js";
-export { clarvisSkillRoots, type PresetOptions } from "./preset.js";
+export { agentsSkillRoots, clarvisSkillRoots, claudeSkillRoots, type PresetOptions } from "./preset.js";
 export { createAgentSkills, createAgentSkillsAsync } from "./registry.js";
 export { type SkillFrontmatter, skillFrontmatterSchema } from "./schema.js";
 export type {

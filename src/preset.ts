@@ -1,4 +1,4 @@
-// The opt-in clarvis layout of four roots; the library itself has no default roots.
+// Opt-in root layouts (clarvis, agents, claude); the library itself has no default roots.
 import * as os from "node:os";
 import * as path from "node:path";
 import type { SkillRootInput } from "./types.js";
@@ -20,13 +20,42 @@ export interface PresetOptions {
  * @example createAgentSkills({ roots: clarvisSkillRoots({ workspace: process.cwd() }) })
  */
 export function clarvisSkillRoots(opts: PresetOptions = {}): SkillRootInput[] {
-  const cwd = path.resolve(opts.cwd ?? process.cwd());
-  const ws = path.resolve(cwd, opts.workspace ?? cwd);
-  const home = path.resolve(cwd, opts.home ?? os.homedir());
+  const { ws, home } = presetBase(opts);
   return [
     { path: path.join(home, ".agents", "skills"), scope: "user", source: "agents" },
     { path: path.join(ws, ".agents", "skills"), scope: "workspace", source: "agents" },
     { path: path.join(home, ".clarvis", "skills"), scope: "user", source: "clarvis" },
     { path: path.join(ws, ".clarvis", "skills"), scope: "workspace", source: "clarvis" },
+  ];
+}
+
+function presetBase(opts: PresetOptions): { ws: string; home: string } {
+  const cwd = path.resolve(opts.cwd ?? process.cwd());
+  return { ws: path.resolve(cwd, opts.workspace ?? cwd), home: path.resolve(cwd, opts.home ?? os.homedir()) };
+}
+
+/**
+ * The cross-client layout, ascending: `~/.agents/skills` (user, agents) then `<ws>/.agents/skills`
+ * (workspace, agents): a project's own skill overrides the user's.
+ * @example createAgentSkills({ roots: agentsSkillRoots({ workspace: process.cwd() }) })
+ */
+export function agentsSkillRoots(opts: PresetOptions = {}): SkillRootInput[] {
+  const { ws, home } = presetBase(opts);
+  return [
+    { path: path.join(home, ".agents", "skills"), scope: "user", source: "agents" },
+    { path: path.join(ws, ".agents", "skills"), scope: "workspace", source: "agents" },
+  ];
+}
+
+/**
+ * Claude Code's layout, ascending: `~/.claude/skills` (user, claude) then `<ws>/.claude/skills`
+ * (workspace, claude): a project's own skill overrides the user's.
+ * @example createAgentSkills({ roots: claudeSkillRoots({ workspace: process.cwd() }) })
+ */
+export function claudeSkillRoots(opts: PresetOptions = {}): SkillRootInput[] {
+  const { ws, home } = presetBase(opts);
+  return [
+    { path: path.join(home, ".claude", "skills"), scope: "user", source: "claude" },
+    { path: path.join(ws, ".claude", "skills"), scope: "workspace", source: "claude" },
   ];
 }

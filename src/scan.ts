@@ -158,6 +158,16 @@ function* inspect(ctx: Context, name: string, dir: string): FsTask<ScanItem | un
         ),
       );
     }
+    if (outcome.fields.toolsIgnored) {
+      warnings.push(
+        warning(
+          "tools_ignored",
+          `${file}: "tools" is not a string or a list of strings, so it does not set allowedTools; kept in metadata`,
+          file,
+          skill,
+        ),
+      );
+    }
     if (skill !== name) {
       warnings.push(
         warning(

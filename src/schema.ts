@@ -42,6 +42,8 @@ export interface ValidFrontmatter {
   readonly metadata: Readonly<Record<string, unknown>>;
   readonly allowedTools: readonly string[] | undefined;
   readonly userInvocable: boolean;
+  /** `tools` was given in another shape (e.g. MCP tool declarations) and so does not count as allowed tools. */
+  readonly toolsIgnored: boolean;
 }
 
 /** Validation result: the fields, or one line per problem naming the key. */
@@ -90,7 +92,10 @@ function deepFreeze<T>(value: T): T {
 
 /** Validate parsed frontmatter against {@link skillFrontmatterSchema} and derive the catalog fields. */
 export function validateFrontmatter(data: Record<string, unknown>): ValidatedFrontmatter {
-  const result = skillFrontmatterSchema.safeParse(data);
+  // `tools` is only a fallback spelling of `allowed-tools`; other ecosystems use the key for other
+  // things (lists of MCP tool objects), which must not make an otherwise good skill invalid.
+  const toolsIgnored = data.tools !== undefined && !toolList.safeParse(data.tools).success;
+  const result = skillFrontmatterSchema.safeParse(toolsIgnored ? { ...data, tools: undefined } : data);
   if (!result.success) {
     const key = String(result.error.issues[0]?.path[0] ?? "");
     const value = data[key];
@@ -110,6 +115,7 @@ export function validateFrontmatter(data: Record<string, unknown>): ValidatedFro
       metadata: deepFreeze(metadata),
       allowedTools: toolsOf(fm["allowed-tools"] ?? fm.tools),
       userInvocable: fm["user-invocable"] ?? true,
+      toolsIgnored,
     },
   };
 }

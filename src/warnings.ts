@@ -12,6 +12,7 @@ export const WARNING_CODES = [
   "duplicate_skill",
   "yaml_repaired",
   "name_mismatch",
+  "tools_ignored",
   "resource_skipped",
   "resource_limit",
 ] as const;

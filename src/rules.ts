@@ -1,0 +1,101 @@
+// The open Agent Skills format's rules (agentskills.io), checked by validation; discovery never drops a skill for them.
+
+/** One broken format rule. */
+export interface RuleFinding {
+  /** Stable rule id, e.g. `name-format`. */
+  readonly rule: string;
+  /** The frontmatter key concerned. */
+  readonly key: string;
+  /** What is wrong, naming the value. */
+  readonly message: string;
+  /** One line on how to fix it. */
+  readonly hint: string;
+}
+
+/** Every rule id {@link checkFormatRules} can report. */
+export const FORMAT_RULES = [
+  "name-format",
+  "name-matches-dir",
+  "description-length",
+  "compatibility-length",
+  "metadata-strings",
+] as const;
+
+const NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const codePoints = (s: string) => [...s].length;
+
+/** A name that would pass `name-format`: lower-cased, other characters turned to single hyphens. */
+export function suggestName(name: string): string {
+  return name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 64)
+    .replace(/-+$/, "");
+}
+
+/**
+ * Check valid frontmatter (`name` and `description` are strings) against the agentskills.io rules:
+ * name of 1–64 of `a-z 0-9 -`, no leading, trailing or double hyphen, equal to the directory name;
+ * description at most 1024 characters; compatibility at most 500; `metadata` a map of strings.
+ */
+export function checkFormatRules(
+  frontmatter: Readonly<Record<string, unknown>>,
+  dirName: string,
+): RuleFinding[] {
+  const out: RuleFinding[] = [];
+  const name = String(frontmatter.name);
+  if (codePoints(name) > 64 || !NAME.test(name)) {
+    out.push({
+      rule: "name-format",
+      key: "name",
+      message: `name ${JSON.stringify(name)} must be 1-64 characters of a-z, 0-9 and single hyphens, not starting or ending with a hyphen`,
+      hint: `rename it to ${JSON.stringify(suggestName(name) || "my-skill")}`,
+    });
+  }
+  if (name !== dirName) {
+    out.push({
+      rule: "name-matches-dir",
+      key: "name",
+      message: `name ${JSON.stringify(name)} differs from its directory name ${JSON.stringify(dirName)}`,
+      hint: "give the directory and the name the same value",
+    });
+  }
+  const description = String(frontmatter.description);
+  if (codePoints(description) > 1024) {
+    out.push({
+      rule: "description-length",
+      key: "description",
+      message: `description is ${codePoints(description)} characters, over the limit of 1024`,
+      hint: "keep what tells an agent when to use the skill; move the rest into the body",
+    });
+  }
+  const compatibility = frontmatter.compatibility;
+  if (compatibility !== undefined && (typeof compatibility !== "string" || codePoints(compatibility) > 500)) {
+    out.push({
+      rule: "compatibility-length",
+      key: "compatibility",
+      message:
+        typeof compatibility === "string"
+          ? `compatibility is ${codePoints(compatibility)} characters, over the limit of 500`
+          : "compatibility must be a string",
+      hint: "state the environment needs in one short sentence",
+    });
+  }
+  const metadata = frontmatter.metadata;
+  if (
+    metadata !== undefined &&
+    (typeof metadata !== "object" ||
+      metadata === null ||
+      Array.isArray(metadata) ||
+      Object.values(metadata).some((v) => typeof v !== "string"))
+  ) {
+    out.push({
+      rule: "metadata-strings",
+      key: "metadata",
+      message: "metadata must be a map of string keys to string values",
+      hint: "quote each value, and flatten nested maps into keys such as `author`, `version`",
+    });
+  }
+  return out;
+}
