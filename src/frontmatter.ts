@@ -37,7 +37,7 @@ function parseYaml(text: string): ParsedFrontmatter {
     if (err !== undefined) {
       const pos = err.linePos?.[0];
       const first = (err.message.split("\n")[0] ?? "").replace(/ at line \d+, column \d+:?$/, "");
-      const message = `invalid YAML: ${first}`;
+      const message = `invalid YAML: ${first.includes("call stack") ? "nesting too deep" : first}`;
       return pos === undefined
         ? { ok: false, message }
         : { ok: false, message, line: pos.line, column: pos.col };

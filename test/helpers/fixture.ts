@@ -3,7 +3,7 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { afterEach } from "vitest";
+import { afterAll } from "vitest";
 
 /** A file's content, a symlink (target as written), a FIFO, or an empty directory. */
 export type Node = string | Buffer | { symlink: string } | { fifo: true } | { dir: true };
@@ -12,7 +12,7 @@ export type Node = string | Buffer | { symlink: string } | { fifo: true } | { di
 export type Tree = Record<string, Node>;
 
 const made: string[] = [];
-afterEach(() => {
+afterAll(() => {
   for (const dir of made.splice(0)) {
     fs.rmSync(dir, { recursive: true, force: true, maxRetries: 2 });
   }
