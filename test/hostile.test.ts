@@ -119,7 +119,7 @@ describe("hostile YAML", () => {
 
   test("65 levels of mappings (the top one included) are refused, 64 accepted", () => {
     const nest = (n: number) =>
-      Array.from({ length: n }, (_, i) => `${"  ".repeat(i)}k${i}:`).join("\n") + " leaf";
+      `${Array.from({ length: n }, (_, i) => `${"  ".repeat(i)}k${i}:`).join("\n")} leaf`;
     expect(lenient({ "x/SKILL.md": manifest(`name: x\ndescription: d\n${nest(64)}`) }).messages).toEqual([]);
     expect(lenient({ "x/SKILL.md": manifest(`name: x\ndescription: d\n${nest(65)}`) }).messages).toEqual([
       "invalid_skill: <root>/x/SKILL.md: frontmatter nests deeper than 64 levels; skipped",
@@ -138,7 +138,7 @@ describe("hostile YAML", () => {
     expect(Object.getPrototypeOf(meta)).toBe(Object.prototype);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect((meta as { polluted?: unknown }).polluted).toBeUndefined();
-    expect(JSON.parse(JSON.stringify(meta)).__proto__).toEqual({ polluted: "yes" });
+    expect(JSON.stringify(meta)).toContain('"__proto__":{"polluted":"yes"}');
   });
 
   test("a NUL byte and control characters in values are data", () => {
