@@ -265,7 +265,7 @@ describe("fields", () => {
       metadata: { author: "me", tags: ["a", "b"] },
     });
     expect(Object.isFrozen(skill?.metadata)).toBe(true);
-    expect(Object.isFrozen((skill?.metadata.metadata as { tags: string[] }).tags)).toBe(true);
+    expect(Object.isFrozen((skill?.metadata.metadata as { tags: string[] } | undefined)?.tags)).toBe(true);
   });
 
   test("skillFrontmatterSchema is loose and coerces user-invocable", () => {
