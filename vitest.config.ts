@@ -1,6 +1,8 @@
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
+  // `.cts` sources (src/loadyaml.cts) are TypeScript too; Vite's default transform skips them.
+  oxc: { include: /\.[cm]?tsx?$/ },
   test: {
     include: ["test/**/*.test.ts"],
     testTimeout: 30_000,

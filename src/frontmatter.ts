@@ -1,7 +1,6 @@
 // Frontmatter text → a plain mapping, with located YAML errors and the lenient line-oriented repair.
-import { createRequire } from "node:module";
-import type * as YAML from "yaml";
 import { fastParse } from "./fastyaml.js";
+import yaml from "./loadyaml.cjs";
 
 /** The parsed frontmatter, or a located reason. `line`/`column` are 1-based within the frontmatter text. */
 export type ParsedFrontmatter =
@@ -10,13 +9,6 @@ export type ParsedFrontmatter =
 
 /** Deeper frontmatter than this is refused: real manifests nest two or three levels. */
 export const MAX_DEPTH = 64;
-
-let yamlModule: typeof YAML | undefined;
-function yaml(): typeof YAML {
-  // Loaded on first need: the fast path handles most manifests without it.
-  yamlModule ??= createRequire(import.meta.url)("yaml") as typeof YAML;
-  return yamlModule;
-}
 
 function depthExceeds(value: unknown, limit: number): boolean {
   const stack: [unknown, number][] = [[value, 1]];

@@ -3,6 +3,12 @@ export { resolveAgainst, resolveConfig } from "./config.js";
 export { SkillError, type SkillErrorCode, StartupError } from "./errors.js";
 export { agentsSkillRoots, clarvisSkillRoots, claudeSkillRoots, type PresetOptions } from "./preset.js";
 export { createAgentSkills, createAgentSkillsAsync } from "./registry.js";
+export {
+  type CatalogFormat,
+  type RenderCatalogOptions,
+  type RenderedCatalog,
+  renderCatalog,
+} from "./render.js";
 export { type SkillFrontmatter, skillFrontmatterSchema } from "./schema.js";
 export type {
   AgentSkills,

@@ -1,0 +1,90 @@
+// The catalog formats: how each escapes its fields and frames its entries, and how fields are cleaned first.
+import type { CatalogFormat } from "./render.js";
+
+/** How one format writes its fields and its frame. Escapers work per code point, so lengths add up. */
+export interface Shape {
+  /** A text field's characters, escaped for the format. */
+  readonly text: (s: string) => string;
+  /** The name, which also opens the entry. */
+  readonly name: (s: string) => string;
+  /** The location, written whole. */
+  readonly location: (s: string) => string;
+  /** One entry from fields already escaped. */
+  readonly entry: (name: string, description: string, location: string) => string;
+  /** Text before the first entry, between two entries, and after the last. */
+  readonly open: string;
+  readonly separator: string;
+  readonly close: string;
+}
+
+const XML_ENTITIES: Record<string, string> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&apos;",
+};
+const xmlText = (s: string) => s.replace(/[&<>"']/g, (c) => XML_ENTITIES[c] ?? c);
+
+// Characters that start inline markup (code, emphasis, links, HTML, entities) get a backslash.
+const mdText = (s: string) => s.replace(/[\\`*_~[\]<>&]/g, "\\$&");
+// Item text that starts like a heading, quote, list or rule would change the list's structure.
+const mdName = (s: string) =>
+  mdText(s)
+    .replace(/^[#>+=-]/, "\\$&")
+    .replace(/^(\d+)([.)])/, "$1\\$2");
+// A path is copied into a file read, so it goes in a code span, verbatim: a backslash-escaped path is another path.
+function mdCode(s: string): string {
+  const longest = Math.max(0, ...(s.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = "`".repeat(longest + 1);
+  const pad = /^[` ]|[` ]$/.test(s) ? " " : "";
+  return `${fence}${pad}${s}${pad}${fence}`;
+}
+
+const jsonText = (s: string) => JSON.stringify(s).slice(1, -1);
+
+/** Each format's shape. */
+export const SHAPES: Record<CatalogFormat, Shape> = {
+  xml: {
+    text: xmlText,
+    name: xmlText,
+    location: xmlText,
+    entry: (n, d, l) =>
+      `  <skill>\n    <name>${n}</name>\n    <description>${d}</description>\n    <location>${l}</location>\n  </skill>`,
+    open: "<available_skills>\n",
+    separator: "\n",
+    close: "\n</available_skills>",
+  },
+  markdown: {
+    text: mdText,
+    name: mdName,
+    location: mdCode,
+    entry: (n, d, l) => (d === "" ? `- ${n} (${l})` : `- ${n}: ${d} (${l})`),
+    open: "",
+    separator: "\n",
+    close: "",
+  },
+  json: {
+    text: jsonText,
+    name: jsonText,
+    location: jsonText,
+    entry: (n, d, l) => `{"name":"${n}","description":"${d}","location":"${l}"}`,
+    open: "[\n  ",
+    separator: ",\n  ",
+    close: "\n]",
+  },
+};
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: stripping control characters is the point.
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: as above, minus the white space that `\s` folds.
+const CONTROL_BUT_SPACE = /[\u0000-\u0008\u000e-\u001f\u007f-\u009f]/g;
+
+// A lone surrogate cannot be written in UTF-8 (nor in XML): it becomes U+FFFD, as a UTF-8 encoder would make it.
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/** A path keeps its spaces (they are part of it); only control characters go. */
+export const cleanPath = (s: string) => s.replace(CONTROL, "").replace(LONE_SURROGATE, "\ufffd");
+/** Names and descriptions also become one line: white space runs become one space. */
+export const cleanText = (s: string) =>
+  s.replace(CONTROL_BUT_SPACE, "").replace(LONE_SURROGATE, "\ufffd").replace(/\s+/g, " ").trim();

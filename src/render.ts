@@ -1,0 +1,190 @@
+// SkillInfo[] → the catalog text an agent puts in its prompt (xml, markdown or json), within a character budget.
+import { SkillError } from "./errors.js";
+import { cleanPath, cleanText, SHAPES, type Shape } from "./escape.js";
+import type { SkillInfo } from "./types.js";
+
+/** The text shapes {@link renderCatalog} can produce. */
+export type CatalogFormat = "xml" | "markdown" | "json";
+
+/** Options of {@link renderCatalog}. */
+export interface RenderCatalogOptions {
+  /**
+   * `xml`: an `<available_skills>` element with one `<skill>` (`<name>`, `<description>`, `<location>`)
+   * per skill; `markdown`: one `- name: description (location)` line per skill; `json`: an array of
+   * `{ name, description, location }` objects, one per line.
+   * @default "xml"
+   */
+  format?: CatalogFormat;
+  /**
+   * The most characters (UTF-16 code units, as `text.length` counts them) the text may take, a
+   * non-negative integer. Descriptions are shortened first; skills are left out only when their names
+   * and locations alone do not fit. @default no limit
+   */
+  budget?: number;
+  /** Keeps only the skills for which it returns `true`, before any budgeting. @default every skill */
+  filter?: (skill: SkillInfo) => boolean;
+}
+
+/** The text of a rendered catalog. Frozen. */
+export interface RenderedCatalog {
+  /** The catalog, without a trailing newline; `""` when no skill is left to show. */
+  readonly text: string;
+  /** How many skills (of those the filter kept) were left out because even their names did not fit the budget. */
+  readonly omitted: number;
+}
+
+const ELLIPSIS = "…";
+
+interface Entry {
+  readonly index: number;
+  readonly user: boolean;
+  readonly name: string;
+  readonly location: string;
+  /** The cleaned, unescaped description as code points; `cut[k]` is the escaped length of the first `k`. */
+  readonly points: readonly string[];
+  readonly cut: readonly number[];
+  /** Entry lengths with an empty description, and with a description less its own length. */
+  readonly bare: number;
+  readonly framed: number;
+}
+
+function toEntry(skill: SkillInfo, index: number, shape: Shape, costs: Map<string, number>): Entry {
+  const name = shape.name(cleanText(skill.name));
+  const location = shape.location(cleanPath(skill.path));
+  const points = Array.from(cleanText(skill.description));
+  const cut = [0];
+  for (const p of points) {
+    const cost = costs.get(p) ?? shape.text(p).length;
+    costs.set(p, cost);
+    cut.push((cut.at(-1) ?? 0) + cost);
+  }
+  return {
+    index,
+    user: skill.scope === "user",
+    name,
+    location,
+    points,
+    cut,
+    bare: shape.entry(name, "", location).length,
+    framed: shape.entry(name, ELLIPSIS, location).length - ELLIPSIS.length,
+  };
+}
+
+/** How many code points of the description stay within `cap` escaped characters, and whether `…` follows. */
+function shorten(e: Entry, cap: number): { keep: number; ellipsis: boolean } {
+  const whole = e.points.length;
+  if ((e.cut[whole] ?? 0) <= cap) return { keep: whole, ellipsis: false };
+  if (cap < ELLIPSIS.length) return { keep: 0, ellipsis: false };
+  let low = 0; // the largest k with cut[k] <= cap - 1, by bisection
+  let high = whole;
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if ((e.cut[mid] ?? 0) <= cap - ELLIPSIS.length) low = mid;
+    else high = mid - 1;
+  }
+  // White space was folded to single spaces, so at most one trails the cut.
+  return { keep: e.points[low - 1] === " " ? low - 1 : low, ellipsis: true };
+}
+
+function entryLength(e: Entry, cap: number): number {
+  const { keep, ellipsis } = shorten(e, cap);
+  const length = (e.cut[keep] ?? 0) + (ellipsis ? ELLIPSIS.length : 0);
+  return length === 0 ? e.bare : e.framed + length;
+}
+
+function render(shape: Shape, entries: readonly Entry[], cap: number): string {
+  if (entries.length === 0) return "";
+  const texts = entries.map((e) => {
+    const { keep, ellipsis } = shorten(e, cap);
+    const description = shape.text(e.points.slice(0, keep).join("")) + (ellipsis ? ELLIPSIS : "");
+    return shape.entry(e.name, description, e.location);
+  });
+  return `${shape.open}${texts.join(shape.separator)}${shape.close}`;
+}
+
+/** The length of `render(shape, entries, cap)`, without building it. */
+function renderedLength(shape: Shape, entries: readonly Entry[], cap: number): number {
+  if (entries.length === 0) return 0;
+  const frame = shape.open.length + shape.close.length + shape.separator.length * (entries.length - 1);
+  return entries.reduce((sum, e) => sum + entryLength(e, cap), frame);
+}
+
+/**
+ * The least important skill goes first: user scope before workspace scope (a project's own skills
+ * matter most to an agent working in it), then the later in the given order.
+ */
+function leastImportantFirst(entries: readonly Entry[]): Entry[] {
+  return [...entries].sort((a, b) => (a.user === b.user ? b.index - a.index : a.user ? -1 : 1));
+}
+
+/** The entries whose names and locations fit `budget`, dropping the least important first. */
+function keepNames(shape: Shape, entries: readonly Entry[], budget: number): Entry[] {
+  const dropped = new Set<number>();
+  let total = renderedLength(shape, entries, 0);
+  for (const e of leastImportantFirst(entries)) {
+    if (total <= budget) break;
+    dropped.add(e.index);
+    total = dropped.size === entries.length ? 0 : total - e.bare - shape.separator.length;
+  }
+  return entries.filter((e) => !dropped.has(e.index));
+}
+
+/** The largest description cap whose text fits `budget`; `0` always fits once `keepNames` has run. */
+function fairCap(shape: Shape, entries: readonly Entry[], budget: number): number {
+  let low = 0;
+  let high = Math.max(0, ...entries.map((e) => e.cut.at(-1) ?? 0));
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (renderedLength(shape, entries, mid) <= budget) low = mid;
+    else high = mid - 1;
+  }
+  return low;
+}
+
+function invalid(message: string): SkillError {
+  return new SkillError("invalid_input", `renderCatalog: ${message}`);
+}
+
+function checkInput(skills: unknown, options: RenderCatalogOptions): void {
+  if (!Array.isArray(skills)) throw invalid(`skills must be an array of SkillInfo, got ${typeof skills}`);
+  skills.forEach((s: Partial<Record<string, unknown>> | null, i) => {
+    for (const key of ["name", "description", "path"])
+      if (typeof s?.[key] !== "string") throw invalid(`skills[${i}].${key} must be a string`);
+  });
+  const { format, budget, filter } = options;
+  if (format !== undefined && !Object.hasOwn(SHAPES, format))
+    throw invalid(`option "format" must be "xml", "markdown" or "json", got ${JSON.stringify(format)}`);
+  if (budget !== undefined && !(Number.isSafeInteger(budget) && budget >= 0))
+    throw invalid(`option "budget" must be a non-negative integer, got ${String(budget)}`);
+  if (filter !== undefined && typeof filter !== "function")
+    throw invalid(`option "filter" must be a function, got ${typeof filter}`);
+}
+
+/**
+ * Render a catalog as the text an agent puts in its prompt. Pure: no I/O, the same input gives the same text.
+ * Every field has control characters stripped and is escaped for the format; names and descriptions
+ * become one line. Under a `budget`, the longest descriptions are shortened first, all to the same
+ * length, ending in `…`; when even the names and locations do not fit, the least important skills
+ * (user scope before workspace, then the later in the list) are left out and counted in `omitted`.
+ * @throws {SkillError} `invalid_input` for a bad `skills` array or option, naming it and the value.
+ * @example
+ * const { text } = renderCatalog(skills.listSkills(), {
+ *   format: "xml",
+ *   budget: 8000,
+ *   filter: (s) => s.metadata["disable-model-invocation"] !== true,
+ * });
+ */
+export function renderCatalog(
+  skills: readonly SkillInfo[],
+  options: RenderCatalogOptions = {},
+): RenderedCatalog {
+  checkInput(skills, options);
+  const shape = SHAPES[options.format ?? "xml"];
+  const { budget = Number.POSITIVE_INFINITY, filter } = options;
+  const shown = filter === undefined ? skills : skills.filter((s) => filter(s));
+  const costs = new Map<string, number>();
+  const entries = shown.map((s, index) => toEntry(s, index, shape, costs));
+  const kept = keepNames(shape, entries, budget);
+  const cap = budget === Number.POSITIVE_INFINITY ? Number.POSITIVE_INFINITY : fairCap(shape, kept, budget);
+  return Object.freeze({ text: render(shape, kept, cap), omitted: entries.length - kept.length });
+}
