@@ -46,3 +46,20 @@ test("the built bin exits 2 on bad usage and 1 on a refused resource, with nothi
   expect([refused.status, refused.stdout]).toEqual([1, ""]);
   expect(refused.stderr).toMatch(/^error: path_escape: /);
 });
+
+test("the README's quick start and CLI reference show the real outputs", () => {
+  const readme = fs.readFileSync(path.join(REPO, "README.md"), "utf8");
+  const example = spawnSync(
+    process.execPath,
+    [BIN, "list", "--workspace", "examples/workspace", "--home", "examples/home"],
+    { cwd: REPO, encoding: "utf8" },
+  );
+  expect(readme).toContain(`\n${example.stdout}${example.stderr}\`\`\`\n`);
+  const needsFixes = spawnSync(process.execPath, [BIN, "validate", "examples/needs-fixes"], {
+    cwd: REPO,
+    encoding: "utf8",
+  });
+  expect(readme).toContain(`$ agent-skills validate examples/needs-fixes\n${needsFixes.stdout}`);
+  expect(readme).toContain("\nnpm ci && npm run example   #");
+  expect(readme).toContain("\nnpm ci && npm test          #");
+});
