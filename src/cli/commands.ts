@@ -1,7 +1,6 @@
 // The commands that read a loaded set of skills: list, show, resource, explain.
 import { type AgentSkills, createAgentSkills, SkillError, type SkillWarning, setWarnSink } from "../index.js";
-import type { CliIo, Invocation } from "./main.js";
-import { rootsOf } from "./main.js";
+import { type CliIo, type Invocation, rootsOf } from "./context.js";
 import { cut, oneLine, pad, paint, showMessage, showPath, stripControls, toJson, widthOf } from "./text.js";
 
 /** Columns assumed when standard output is not a terminal. */
@@ -48,10 +47,7 @@ export function listCommand(inv: Invocation, io: CliIo): number {
     const left = widths.reduce((a, b) => a + b + 2, 0);
     const room = Math.max(MIN_DESCRIPTION, width - left);
     const line = (r: readonly string[]) =>
-      `${r
-        .slice(0, 3)
-        .map((c, i) => pad(c, widths[i] ?? 0))
-        .join("  ")}  ${cut(r[3] ?? "", room)}`.trimEnd();
+      [...r.slice(0, 3).map((c, i) => pad(c, widths[i] ?? 0)), cut(r[3] ?? "", room)].join("  ").trimEnd();
     if (rows.length > 0) io.stdout(`${bold(line(head))}\n${rows.map(line).join("\n")}\n`);
     io.stdout(`${list.length} skill${list.length === 1 ? "" : "s"}\n`);
   }

@@ -1,54 +1,14 @@
 // The agent-skills command line: argv → one command → an exit code. Only bin.ts touches the process.
 import { createRequire } from "node:module";
 import { parseArgs } from "node:util";
-import {
-  agentsSkillRoots,
-  clarvisSkillRoots,
-  claudeSkillRoots,
-  resolveAgainst,
-  SkillError,
-  type SkillRootInput,
-  StartupError,
-} from "../index.js";
+import { resolveAgainst, SkillError, type SkillRootInput, StartupError } from "../index.js";
 import { explainCommand, listCommand, resourceCommand, showCommand } from "./commands.js";
+import { type CliIo, type Invocation, PRESETS, type Preset } from "./context.js";
 import { HELP, USAGE } from "./help.js";
 import { oneLine, paint, showMessage } from "./text.js";
 import { validateCommand } from "./validate.js";
 
-/** What the command line reads from and writes to; tests pass their own. */
-export interface CliIo {
-  /** Writes to standard output. */
-  readonly stdout: (text: string) => void;
-  /** Writes to standard error. */
-  readonly stderr: (text: string) => void;
-  /** The current directory: base of every relative path given. */
-  readonly cwd: string;
-  /** The environment; only NO_COLOR is read. */
-  readonly env: Readonly<Record<string, string | undefined>>;
-  /** Whether standard output is a terminal: colour and the terminal width apply only then. @default false */
-  readonly stdoutIsTTY?: boolean;
-  /** Whether standard error is a terminal. @default false */
-  readonly stderrIsTTY?: boolean;
-  /** The terminal's width in columns, when standard output is a terminal. */
-  readonly columns?: number;
-}
-
-/** The command line after parsing, shared by every command. */
-export interface Invocation {
-  readonly command: string;
-  readonly args: readonly string[];
-  /** --root and --user-root in the order given; empty means the preset. */
-  readonly roots: readonly SkillRootInput[];
-  readonly preset: Preset;
-  readonly workspace?: string;
-  readonly home?: string;
-  readonly strict: boolean;
-  readonly followSymlinks: boolean;
-  readonly json: boolean;
-}
-
-const PRESETS = { clarvis: clarvisSkillRoots, agents: agentsSkillRoots, claude: claudeSkillRoots } as const;
-type Preset = keyof typeof PRESETS;
+export type { CliIo } from "./context.js";
 
 /** How many positional arguments each command takes: [min, max]. */
 const ARITY: Readonly<Record<string, readonly [number, number]>> = {
@@ -133,16 +93,6 @@ function parse(argv: readonly string[], io: CliIo): Invocation | "help" | "versi
     followSymlinks: !values["no-follow-symlinks"],
     json: values.json ?? false,
   };
-}
-
-/** The roots of an invocation: those given, else the preset's for the workspace and home. */
-export function rootsOf(inv: Invocation, io: CliIo): SkillRootInput[] {
-  if (inv.roots.length > 0) return [...inv.roots];
-  return PRESETS[inv.preset]({
-    cwd: io.cwd,
-    ...(inv.workspace === undefined ? {} : { workspace: inv.workspace }),
-    ...(inv.home === undefined ? {} : { home: inv.home }),
-  });
 }
 
 function version(): string {

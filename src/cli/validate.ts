@@ -1,7 +1,6 @@
 // The validate command: check paths (or the roots) and print each finding with its fix, then counts by rule.
 import { resolveAgainst, resolveConfig, type ValidationReport, validateSkills } from "../index.js";
-import type { CliIo, Invocation } from "./main.js";
-import { rootsOf } from "./main.js";
+import { type CliIo, type Invocation, rootsOf } from "./context.js";
 import { pad, paint, showMessage, showPath, toJson } from "./text.js";
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
@@ -10,7 +9,8 @@ function print(report: ValidationReport, failed: boolean, strict: boolean, io: C
   const { red, yellow, bold, dim } = paint(io.stdoutIsTTY ?? false, io.env);
   const out: string[] = [];
   for (const f of report.findings) {
-    const where = `${showPath(f.file, io.cwd)}${f.line === undefined ? "" : `:${f.line}`}${f.column === undefined ? "" : `:${f.column}`}`;
+    // file:line:column, the form editors and CI annotations jump to.
+    const where = [showPath(f.file, io.cwd), f.line, f.column].filter((p) => p !== undefined).join(":");
     const severity = f.severity === "error" ? red("error") : yellow("warning");
     out.push(`${where}: ${severity} ${f.rule}: ${showMessage(f.message, io.cwd)}`);
     if (f.hint !== "") out.push(dim(`  fix: ${showMessage(f.hint, io.cwd)}`));
