@@ -1,6 +1,7 @@
 // The package's public surface, re-exported by name.
 export { resolveAgainst, resolveConfig } from "./config.js";
 export { SkillError, type SkillErrorCode, StartupError } from "./errors.js";
+export type { FindingSeverity, RuleCount, ValidationFinding, ValidationReport } from "./findings.js";
 export { agentsSkillRoots, clarvisSkillRoots, claudeSkillRoots, type PresetOptions } from "./preset.js";
 export { createAgentSkills, createAgentSkillsAsync } from "./registry.js";
 export {
@@ -25,4 +26,5 @@ export type {
   SkillWarning,
   WarnSink,
 } from "./types.js";
+export { type ValidateOptions, validateSkills } from "./validate.js";
 export { setWarnSink, type WarningCode } from "./warnings.js";

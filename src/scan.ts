@@ -124,9 +124,9 @@ function* inspect(ctx: Context, name: string, dir: string): FsTask<ScanItem | un
     if (outcome === undefined) {
       const read = yield* readManifest(file, !follow);
       if (read.kind === "not_regular")
-        outcome = { ok: false, message: `is ${read.what}, not a regular file` };
+        outcome = { ok: false, problem: "file", message: `is ${read.what}, not a regular file` };
       else if (read.kind === "too_large")
-        outcome = { ok: false, message: `is ${read.size} bytes, over the 1 MiB limit` };
+        outcome = { ok: false, problem: "file", message: `is ${read.size} bytes, over the 1 MiB limit` };
       else {
         sig = read.sig;
         outcome = parseManifest(read.bytes, !ctx.config.strict);
@@ -143,7 +143,7 @@ function* inspect(ctx: Context, name: string, dir: string): FsTask<ScanItem | un
     }
     if (GONE.has(code))
       return warn("unreadable", `manifest ${file} vanished during the scan (${code}); skipped`, file);
-    outcome = { ok: false, message: `cannot be read (${code})` };
+    outcome = { ok: false, problem: "file", message: `cannot be read (${code})` };
   }
   if (sig !== "") ctx.next.set(file, { sig, outcome });
   if (outcome.ok) {
@@ -194,6 +194,15 @@ export function scanSync(config: SkillConfig, previous: ManifestCache): Scan {
     return items;
   });
   return { roots, cache: ctx.next };
+}
+
+/**
+ * Inspect one skill directory exactly as a scan of its parent would (manifest choice, symlink rule,
+ * parse), without scanning its siblings; `undefined` when it holds no manifest.
+ */
+export function inspectSync(config: SkillConfig, dir: string): ScanItem | undefined {
+  const ctx: Context = { config, previous: new Map(), next: new Map() };
+  return runSync(inspect(ctx, path.basename(dir), dir));
 }
 
 /** How many skill directories the async scan inspects at once. */

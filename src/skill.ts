@@ -3,6 +3,20 @@ import { parseFrontmatter } from "./frontmatter.js";
 import { decodeUtf8, splitManifest } from "./manifest.js";
 import { type ValidFrontmatter, validateFrontmatter } from "./schema.js";
 
+/** The stage that refused a manifest: the file itself, its encoding, its fences, its YAML, or the schema. */
+export type ManifestProblem = "file" | "encoding" | "fence" | "yaml" | "schema";
+
+/** Why a manifest is not a skill: the stage, a message, and where in the file when known. */
+export interface ManifestFailure {
+  readonly ok: false;
+  readonly problem: ManifestProblem;
+  readonly message: string;
+  readonly line?: number;
+  readonly column?: number;
+  /** The frontmatter key a schema failure concerns. */
+  readonly key?: string;
+}
+
 /** What one manifest file amounts to, independent of the root it was found in (so it can be cached). */
 export type ManifestOutcome =
   | {
@@ -11,7 +25,7 @@ export type ManifestOutcome =
       readonly body: string;
       readonly repaired: boolean;
     }
-  | { readonly ok: false; readonly message: string; readonly line?: number; readonly column?: number };
+  | ManifestFailure;
 
 /**
  * Decode, split, parse and validate a manifest. `repair` allows the lenient YAML repair.
@@ -19,22 +33,21 @@ export type ManifestOutcome =
  */
 export function parseManifest(bytes: Uint8Array, repair: boolean): ManifestOutcome {
   const text = decodeUtf8(bytes);
-  if (text === undefined) return { ok: false, message: "is not valid UTF-8" };
+  if (text === undefined) return { ok: false, problem: "encoding", message: "is not valid UTF-8" };
   const split = splitManifest(text);
-  if (!split.ok) return split;
+  if (!split.ok) return { ...split, problem: "fence" };
   const fm = parseFrontmatter(split.frontmatter, repair);
   if (!fm.ok) {
     // The frontmatter starts on the file's second line.
     return fm.line === undefined
-      ? { ok: false, message: fm.message }
-      : { ok: false, message: fm.message, line: fm.line + 1, column: fm.column ?? 1 };
+      ? { ok: false, problem: "yaml", message: fm.message }
+      : { ok: false, problem: "yaml", message: fm.message, line: fm.line + 1, column: fm.column ?? 1 };
   }
   const valid = validateFrontmatter(fm.data);
   if (!valid.ok) {
     const line = keyLine(split.frontmatter, valid.key);
-    return line === undefined
-      ? { ok: false, message: valid.message }
-      : { ok: false, message: valid.message, line };
+    const failure = { ok: false, problem: "schema", message: valid.message, key: valid.key } as const;
+    return line === undefined ? failure : { ...failure, line };
   }
   return { ok: true, fields: valid.value, body: split.body, repaired: fm.repaired };
 }

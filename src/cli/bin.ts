@@ -1,0 +1,19 @@
+#!/usr/bin/env node
+// The agent-skills executable: wires the real process to main() and sets the exit code.
+import { main } from "./main.js";
+
+// A reader that closes the pipe early (agent-skills list | head) is not an error.
+process.stdout.on("error", (e: NodeJS.ErrnoException) => {
+  if (e.code === "EPIPE") process.exit(0);
+  throw e;
+});
+
+process.exitCode = main(process.argv.slice(2), {
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+  cwd: process.cwd(),
+  env: process.env,
+  stdoutIsTTY: process.stdout.isTTY === true,
+  stderrIsTTY: process.stderr.isTTY === true,
+  ...(process.stdout.columns === undefined ? {} : { columns: process.stdout.columns }),
+});

@@ -1,0 +1,62 @@
+// What every command works from: the io it writes to, the parsed command line, and the roots it names.
+import { agentsSkillRoots, clarvisSkillRoots, claudeSkillRoots, type SkillRootInput } from "../index.js";
+
+/** The root presets `--preset` chooses from. */
+export const PRESETS = {
+  clarvis: clarvisSkillRoots,
+  agents: agentsSkillRoots,
+  claude: claudeSkillRoots,
+} as const;
+
+/** A `--preset` name. */
+export type Preset = keyof typeof PRESETS;
+
+/** What the command line reads from and writes to; tests pass their own. */
+export interface CliIo {
+  /** Writes to standard output. */
+  readonly stdout: (text: string) => void;
+  /** Writes to standard error. */
+  readonly stderr: (text: string) => void;
+  /** The current directory: base of every relative path given. */
+  readonly cwd: string;
+  /** The environment; only NO_COLOR is read. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Whether standard output is a terminal: colour and the terminal width apply only then. @default false */
+  readonly stdoutIsTTY?: boolean;
+  /** Whether standard error is a terminal. @default false */
+  readonly stderrIsTTY?: boolean;
+  /** The terminal's width in columns, when standard output is a terminal. */
+  readonly columns?: number;
+}
+
+/** The command line after parsing, shared by every command. */
+export interface Invocation {
+  /** The command: list, show, resource, explain or validate. */
+  readonly command: string;
+  /** The command's positional arguments. */
+  readonly args: readonly string[];
+  /** --root and --user-root in the order given, paths absolute; empty means the preset. */
+  readonly roots: readonly SkillRootInput[];
+  /** --preset. @default "clarvis" */
+  readonly preset: Preset;
+  /** --workspace, absolute. */
+  readonly workspace?: string;
+  /** --home, absolute. */
+  readonly home?: string;
+  /** --strict. */
+  readonly strict: boolean;
+  /** Not --no-follow-symlinks. */
+  readonly followSymlinks: boolean;
+  /** --json. */
+  readonly json: boolean;
+}
+
+/** The roots of an invocation: those given, else the preset's for the workspace and home. */
+export function rootsOf(inv: Invocation, io: CliIo): SkillRootInput[] {
+  if (inv.roots.length > 0) return [...inv.roots];
+  return PRESETS[inv.preset]({
+    cwd: io.cwd,
+    ...(inv.workspace === undefined ? {} : { workspace: inv.workspace }),
+    ...(inv.home === undefined ? {} : { home: inv.home }),
+  });
+}

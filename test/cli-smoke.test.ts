@@ -1,0 +1,65 @@
+import { execFileSync, spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { expect, test } from "vitest";
+import { REPO } from "./helpers/cli.js";
+
+// npm test builds first, so this runs the real compiled bin, as npm would link it.
+const pkg = JSON.parse(fs.readFileSync(path.join(REPO, "package.json"), "utf8"));
+const BIN = path.join(REPO, pkg.bin["agent-skills"]);
+
+test("the package's bin is the built CLI, with a node shebang", () => {
+  expect(pkg.bin).toEqual({ "agent-skills": "./dist/cli/bin.js" });
+  expect(fs.readFileSync(BIN, "utf8").split("\n")[0]).toBe("#!/usr/bin/env node");
+});
+
+test("the built bin lists the example workspace, writes the warning to stderr and exits 0", () => {
+  const result = spawnSync(
+    process.execPath,
+    [BIN, "list", "--workspace", "examples/workspace", "--home", "examples/home"],
+    { cwd: REPO, encoding: "utf8", env: { PATH: process.env.PATH ?? "" } },
+  );
+  expect(result.status).toBe(0);
+  expect(result.stdout.split("\n")).toEqual([
+    "NAME        SCOPE      SOURCE   DESCRIPTION",
+    "changelog   workspace  agents   Draft a CHANGELOG entry from the commits since …",
+    "git-commit  workspace  agents   Write a conventional commit message for the sta…",
+    "pdf         workspace  clarvis  Extract text and tables from PDF files; use whe…",
+    "review      user       clarvis  Review a pull request for correctness first, st…",
+    "4 skills",
+    "",
+  ]);
+  expect(result.stderr).toBe(
+    'warning: invalid_skill: examples/workspace/.clarvis/skills/broken/SKILL.md:4:1: invalid YAML: Missing closing "quote; skipped\n',
+  );
+});
+
+test("the built bin exits 2 on bad usage and 1 on a refused resource, with nothing on stdout", () => {
+  expect(() => execFileSync(process.execPath, [BIN, "frob"], { cwd: REPO, stdio: "pipe" })).toThrow(
+    expect.objectContaining({ status: 2, stdout: Buffer.alloc(0) }),
+  );
+  const refused = spawnSync(
+    process.execPath,
+    [BIN, "resource", "pdf", "../../x", "--workspace", "examples/workspace", "--home", "examples/home"],
+    { cwd: REPO, encoding: "utf8" },
+  );
+  expect([refused.status, refused.stdout]).toEqual([1, ""]);
+  expect(refused.stderr).toMatch(/^error: path_escape: /);
+});
+
+test("the README's quick start and CLI reference show the real outputs", () => {
+  const readme = fs.readFileSync(path.join(REPO, "README.md"), "utf8");
+  const example = spawnSync(
+    process.execPath,
+    [BIN, "list", "--workspace", "examples/workspace", "--home", "examples/home"],
+    { cwd: REPO, encoding: "utf8" },
+  );
+  expect(readme).toContain(`\n${example.stdout}${example.stderr}\`\`\`\n`);
+  const needsFixes = spawnSync(process.execPath, [BIN, "validate", "examples/needs-fixes"], {
+    cwd: REPO,
+    encoding: "utf8",
+  });
+  expect(readme).toContain(`$ agent-skills validate examples/needs-fixes\n${needsFixes.stdout}`);
+  expect(readme).toContain("\nnpm ci && npm run example   #");
+  expect(readme).toContain("\nnpm ci && npm test          #");
+});

@@ -1,0 +1,34 @@
+// Runs the CLI's main() in-process against the repository, capturing what it writes.
+import * as path from "node:path";
+import { type CliIo, main } from "../../src/cli/main.js";
+
+/** The repository root: the CLI tests run from here so the examples' paths print as in the README. */
+export const REPO = path.resolve(import.meta.dirname, "../..");
+
+/** The example workspace's roots, as the README's commands give them. */
+export const EXAMPLE = ["--workspace", "examples/workspace", "--home", "examples/home"];
+
+/** What one run of main() produced. */
+export interface Run {
+  readonly code: number;
+  readonly out: string;
+  readonly err: string;
+}
+
+/** Run `argv` with stdout and stderr captured; `io` overrides the defaults (cwd REPO, empty env, no TTY). */
+export function run(argv: readonly string[], io: Partial<CliIo> = {}): Run {
+  let out = "";
+  let err = "";
+  const code = main(argv, {
+    stdout: (s) => {
+      out += s;
+    },
+    stderr: (s) => {
+      err += s;
+    },
+    cwd: REPO,
+    env: {},
+    ...io,
+  });
+  return { code, out, err };
+}
