@@ -90,7 +90,8 @@ export function repairYaml(text: string): string | undefined {
  */
 export function parseFrontmatter(text: string, repair: boolean): ParsedFrontmatter {
   const fast = fastParse(text);
-  if (fast !== undefined) return checkMapping(fast, false);
+  // The fast path gives only mappings, nested far less than MAX_DEPTH: nothing left to check.
+  if (fast !== undefined) return { ok: true, data: fast, repaired: false };
   const first = parseYaml(text);
   if (first.ok || !repair || first.line === undefined) return first;
   const repaired = repairYaml(text);
