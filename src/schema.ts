@@ -104,8 +104,12 @@ export function validateFrontmatter(data: Record<string, unknown>): ValidatedFro
     return { ok: false, key, message: `frontmatter "${key}" ${problem}` };
   }
   const fm = result.data;
-  // Spread, not zod's output, keeps every own key (zod drops "__proto__") without touching any prototype.
-  const metadata: Record<string, unknown> = { ...data };
+  // A copy, not zod's output, keeps every own key (zod drops "__proto__"). Object.assign's copy keeps
+  // one hidden class for all skills once frozen (a frozen spread copy gets a map of its own in V8),
+  // but it would set the prototype through an own "__proto__" key, which only spread copies safely.
+  const metadata: Record<string, unknown> = Object.hasOwn(data, "__proto__")
+    ? { ...data }
+    : Object.assign({}, data);
   if (fm["user-invocable"] !== undefined) metadata["user-invocable"] = fm["user-invocable"];
   return {
     ok: true,
