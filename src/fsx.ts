@@ -19,23 +19,29 @@ export interface Stat {
   readonly type: "file" | "dir" | "other";
   /** dev, ino, size, mtime and ctime in nanoseconds. */
   readonly sig: string;
+  /** The later of mtime and ctime, in nanoseconds since the epoch: how recent the last change is. */
+  readonly changed: bigint;
 }
 
 /** The bytes of a manifest, or why it could not be taken. */
 export type ManifestRead =
-  | { readonly kind: "ok"; readonly bytes: Buffer; readonly sig: string }
+  | { readonly kind: "ok"; readonly bytes: Buffer; readonly stat: Stat }
   | { readonly kind: "not_regular"; readonly what: string }
   | { readonly kind: "too_large"; readonly size: number };
 
 /** An fs request made by a pipeline stage; a driver carries it out synchronously or asynchronously. */
 export type FsOp =
   | { readonly op: "readdir"; readonly path: string }
+  | { readonly op: "names"; readonly path: string }
+  | { readonly op: "lstat"; readonly path: string }
   | { readonly op: "stat"; readonly path: string }
   | { readonly op: "readManifest"; readonly path: string; readonly noFollow: boolean };
 
 /** What each op gives back. */
 export interface FsResult {
   readdir: Entry[];
+  names: string[];
+  lstat: EntryType;
   stat: Stat;
   readManifest: ManifestRead;
 }
@@ -78,9 +84,17 @@ function toEntries(dirents: fs.Dirent[]): Entry[] {
   return entries;
 }
 
+function typeOf(st: fs.Stats): EntryType {
+  return st.isSymbolicLink() ? "symlink" : st.isDirectory() ? "dir" : st.isFile() ? "file" : "other";
+}
+
 function toStat(st: fs.BigIntStats): Stat {
   const type = st.isFile() ? "file" : st.isDirectory() ? "dir" : "other";
-  return { type, sig: `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}` };
+  // biome-ignore lint/complexity/useMathMinMax: Math.max does not take BigInt.
+  const changed = st.mtimeNs > st.ctimeNs ? st.mtimeNs : st.ctimeNs;
+  // join builds one flat string; a template literal builds a rope of many parts that the GC must trace.
+  const sig = [st.dev, st.ino, st.size, st.mtimeNs, st.ctimeNs].join(":");
+  return { type, sig, changed };
 }
 
 function kindOf(st: fs.BigIntStats): string {
@@ -103,7 +117,7 @@ function checkManifest(st: fs.BigIntStats): ManifestRead | undefined {
   return undefined;
 }
 
-/** Read at most MAX_MANIFEST_BYTES + 1 bytes: a file that grows after fstat is still bounded. */
+/** Read the size fstat gave (to EOF when it gave 0), at most MAX_MANIFEST_BYTES + 1 bytes: a file that grows is still bounded. */
 function readBoundedSync(fd: number, expected: number): Buffer {
   let buf = Buffer.allocUnsafe(Math.min(expected + 1, MAX_MANIFEST_BYTES + 1));
   let total = 0;
@@ -117,21 +131,27 @@ function readBoundedSync(fd: number, expected: number): Buffer {
     const n = fs.readSync(fd, buf, total, buf.length - total, null);
     if (n === 0) break;
     total += n;
+    // fstat's size is what the signature describes: stop there instead of paying a call to see EOF.
+    if (total === expected) break;
   }
   return buf.subarray(0, total);
 }
 
-function finishRead(buf: Buffer, sig: string): ManifestRead {
+function finishRead(buf: Buffer, stat: Stat): ManifestRead {
   if (buf.length > MAX_MANIFEST_BYTES) return { kind: "too_large", size: buf.length };
-  return { kind: "ok", bytes: buf, sig };
+  return { kind: "ok", bytes: buf, stat };
 }
 
 /** Carry out one op synchronously. */
 export function runOpSync(op: FsOp): FsResult[keyof FsResult] {
-  fault(op.op, op.path);
+  fault(op.op === "names" ? "readdir" : op.op, op.path);
   switch (op.op) {
     case "readdir":
       return toEntries(fs.readdirSync(op.path, { withFileTypes: true }));
+    case "names":
+      return fs.readdirSync(op.path);
+    case "lstat":
+      return typeOf(fs.lstatSync(op.path));
     case "stat":
       return toStat(fs.statSync(op.path, { bigint: true }));
     case "readManifest": {
@@ -140,7 +160,7 @@ export function runOpSync(op: FsOp): FsResult[keyof FsResult] {
         const st = fs.fstatSync(fd, { bigint: true });
         const refused = checkManifest(st);
         if (refused !== undefined) return refused;
-        return finishRead(readBoundedSync(fd, Number(st.size)), toStat(st).sig);
+        return finishRead(readBoundedSync(fd, Number(st.size)), toStat(st));
       } finally {
         fs.closeSync(fd);
       }
@@ -150,6 +170,7 @@ export function runOpSync(op: FsOp): FsResult[keyof FsResult] {
 
 const pReaddir = promisify(fs.readdir);
 const pStat = promisify(fs.stat);
+const pLstat = promisify(fs.lstat);
 const pOpen = promisify(fs.open);
 const pFstat = promisify(fs.fstat);
 const pRead = promisify(fs.read);
@@ -168,16 +189,21 @@ async function readBoundedAsync(fd: number, expected: number): Promise<Buffer> {
     const { bytesRead } = await pRead(fd, buf, total, buf.length - total, null);
     if (bytesRead === 0) break;
     total += bytesRead;
+    if (total === expected) break;
   }
   return buf.subarray(0, total);
 }
 
 /** Carry out one op without blocking. */
 export async function runOpAsync(op: FsOp): Promise<FsResult[keyof FsResult]> {
-  fault(op.op, op.path);
+  fault(op.op === "names" ? "readdir" : op.op, op.path);
   switch (op.op) {
     case "readdir":
       return toEntries(await pReaddir(op.path, { withFileTypes: true }));
+    case "names":
+      return await pReaddir(op.path);
+    case "lstat":
+      return typeOf(await pLstat(op.path));
     case "stat":
       return toStat(await pStat(op.path, { bigint: true }));
     case "readManifest": {
@@ -186,7 +212,7 @@ export async function runOpAsync(op: FsOp): Promise<FsResult[keyof FsResult]> {
         const st = await pFstat(fd, { bigint: true });
         const refused = checkManifest(st);
         if (refused !== undefined) return refused;
-        return finishRead(await readBoundedAsync(fd, Number(st.size)), toStat(st).sig);
+        return finishRead(await readBoundedAsync(fd, Number(st.size)), toStat(st));
       } finally {
         await pClose(fd);
       }
@@ -229,6 +255,16 @@ export async function runAsync<T>(task: FsTask<T>): Promise<T> {
 /** Typed helpers for tasks: `const entries = yield* readdir(path)`. */
 export function* readdir(path: string): Generator<FsOp, Entry[], FsResult[keyof FsResult]> {
   return (yield { op: "readdir", path }) as Entry[];
+}
+
+/** `yield* names(path)`: the entry names of a directory, unsorted, without their types (cheaper than readdir). */
+export function* names(path: string): Generator<FsOp, string[], FsResult[keyof FsResult]> {
+  return (yield { op: "names", path }) as string[];
+}
+
+/** `yield* lstat(path)`: what the path itself is, a symlink not followed. */
+export function* lstat(path: string): Generator<FsOp, EntryType, FsResult[keyof FsResult]> {
+  return (yield { op: "lstat", path }) as EntryType;
 }
 
 /** `yield* stat(path)`: follows symlinks. */

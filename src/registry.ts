@@ -3,7 +3,7 @@ import { resolveConfig } from "./config.js";
 import { SkillError } from "./errors.js";
 import { type Entry, type Merged, merge } from "./merge.js";
 import { confine, listResources } from "./resources.js";
-import { type ManifestCache, type Scan, scanAsync, scanSync } from "./scan.js";
+import { type Scan, type ScanCache, type ScanItem, scanAsync, scanSync } from "./scan.js";
 import type {
   AgentSkills,
   AgentSkillsOptions,
@@ -18,7 +18,9 @@ import { emit } from "./warnings.js";
 
 interface Snapshot extends Merged {
   readonly list: readonly SkillInfo[];
-  readonly cache: ManifestCache;
+  /** The scan it was merged from, and what that scan learned for the next one. */
+  readonly roots: readonly (readonly ScanItem[])[];
+  readonly cache: ScanCache;
   /** Which scan produced it; a slower scan started earlier never replaces a newer snapshot. */
   readonly generation: number;
 }
@@ -28,9 +30,16 @@ const EMPTY: Snapshot = {
   candidates: new Map(),
   warnings: [],
   list: [],
+  roots: [],
   cache: new Map(),
   generation: 0,
 };
+
+const NOTHING: RefreshResult = Object.freeze({
+  added: Object.freeze([]),
+  removed: Object.freeze([]),
+  changed: Object.freeze([]),
+});
 
 const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -112,9 +121,15 @@ class Registry implements AgentSkills {
 
   /** Merge a scan and swap it in, unless it throws (strict) or a newer scan already landed. */
   #install(scan: Scan, generation: number): RefreshResult {
-    const merged = merge(this.config, scan.roots);
     const before = this.#snapshot;
-    if (generation < before.generation) return diff(before.skills, before.skills);
+    if (generation < before.generation) return NOTHING;
+    // The scan reuses the very item objects of unchanged directories; if all are, so is the merge.
+    if (sameItems(before.roots, scan.roots)) {
+      this.#snapshot = { ...before, roots: scan.roots, cache: scan.cache, generation };
+      emit(before.warnings);
+      return NOTHING;
+    }
+    const merged = merge(this.config, scan.roots);
     const list = Object.freeze(
       [...merged.skills.values()].map((e) => e.info).sort((a, b) => byCodeUnit(a.name, b.name)),
     );
@@ -122,12 +137,21 @@ class Registry implements AgentSkills {
       ...merged,
       warnings: Object.freeze(merged.warnings),
       list,
+      roots: scan.roots,
       cache: scan.cache,
       generation,
     };
     emit(merged.warnings);
     return diff(before.skills, merged.skills);
   }
+}
+
+function sameItems(a: readonly (readonly ScanItem[])[], b: readonly (readonly ScanItem[])[]): boolean {
+  if (a.length !== b.length) return false;
+  return a.every((items, r) => {
+    const other = b[r] as readonly ScanItem[];
+    return items.length === other.length && items.every((item, i) => item === other[i]);
+  });
 }
 
 /**

@@ -1,7 +1,18 @@
 // Roots → candidate skill directories → manifest outcomes, written once as fs tasks with a sync and an async driver.
 import * as path from "node:path";
 import { errnoCode } from "./errors.js";
-import { type Entry, type FsTask, readdir, readManifest, runAsync, runSync, stat } from "./fsx.js";
+import {
+  type Entry,
+  type FsTask,
+  lstat,
+  names,
+  readdir,
+  readManifest,
+  runAsync,
+  runSync,
+  type Stat,
+  stat,
+} from "./fsx.js";
 import { type ManifestOutcome, parseManifest } from "./skill.js";
 import type { SkillConfig, SkillRoot, SkillWarning } from "./types.js";
 import { warning } from "./warnings.js";
@@ -23,23 +34,66 @@ export interface Candidate {
 /** One root's findings in sorted directory order: candidates, and warnings where they arose. */
 export type ScanItem = Candidate | { readonly kind: "warning"; readonly warning: SkillWarning };
 
-/** Manifest outcomes by manifest path, reused while the file's signature is unchanged. */
-export type ManifestCache = Map<string, { readonly sig: string; readonly outcome: ManifestOutcome }>;
+/** The entry of a skill directory taken as its manifest, and the warning when there were several. */
+interface Listing {
+  /** `symlink` is unknown (undefined) when the listing was taken without entry types. */
+  readonly chosen: { readonly name: string; readonly symlink: boolean | undefined } | undefined;
+  readonly warnings: readonly SkillWarning[];
+}
+
+/** What a skill directory gave at a scan, reused by the next while its signatures are unchanged. */
+interface DirMemo {
+  /** The directory's signature when its listing was taken; "" when it changed too recently to vouch for. */
+  readonly dirSig: string;
+  readonly listing: Listing;
+  /** The manifest's signature when `item` came from reading it; "" when it must be read again. */
+  readonly fileSig: string;
+  readonly item: Candidate | undefined;
+}
+
+/** What each skill directory gave, by directory path: the memory that makes `refresh` cheap. */
+export type ScanCache = Map<string, DirMemo>;
 
 /** The result of scanning every root. */
 export interface Scan {
   /** Items per root, in `config.roots` order. */
   readonly roots: readonly (readonly ScanItem[])[];
   /** The cache to hand to the next scan. */
-  readonly cache: ManifestCache;
+  readonly cache: ScanCache;
 }
 
 type Slot = { readonly kind: "dir"; readonly name: string; readonly dir: string } | ScanItem;
 
 interface Context {
   readonly config: SkillConfig;
-  readonly previous: ManifestCache;
-  readonly next: ManifestCache;
+  readonly previous: ScanCache;
+  readonly next: ScanCache;
+  /** Signatures of changes after these instants are not trusted: [fine-grained, whole-second] timestamps. */
+  readonly after: readonly [bigint, bigint];
+}
+
+const SECOND = 1_000_000_000n;
+
+function context(config: SkillConfig, previous: ScanCache): Context {
+  const now = BigInt(Date.now()) * 1_000_000n;
+  return { config, previous, next: new Map(), after: [now - SECOND / 10n, now - 2n * SECOND] };
+}
+
+/**
+ * A change within the file system's timestamp granularity of a read may leave the signature as it
+ * was (the "racy" case), so a signature that recent is not trusted: the next scan reads again.
+ * Timestamps in whole seconds mean a coarse file system (FAT, HFS+, some network mounts).
+ */
+function trusted(ctx: Context, st: Stat): string {
+  return st.changed > ctx.after[st.changed % SECOND === 0n ? 1 : 0] ? "" : st.sig;
+}
+
+/**
+ * `name` under `dir`; names from readdir hold no separator, so no normalisation is needed. join makes
+ * one flat string, cheaper for the GC to keep than the rope that `+` builds.
+ */
+function child(dir: string, name: string): string {
+  return dir.endsWith(path.sep) ? dir + name : [dir, name].join(path.sep);
 }
 
 const warn = (
@@ -74,7 +128,7 @@ function* listRoot(root: SkillRoot, follow: boolean): FsTask<Slot[]> {
   }
   const slots: Slot[] = [];
   for (const entry of entries) {
-    const dir = path.join(root.path, entry.name);
+    const dir = child(root.path, entry.name);
     if (entry.type === "dir") {
       slots.push({ kind: "dir", name: entry.name, dir });
     } else if (entry.type === "symlink" && follow) {
@@ -94,97 +148,129 @@ function* listRoot(root: SkillRoot, follow: boolean): FsTask<Slot[]> {
   return slots;
 }
 
+const isManifest = (name: string) => name.length === 8 && name.toLowerCase() === "skill.md";
+
+/**
+ * The manifest of a skill directory: `SKILL.md` if present, else the first by code-unit order, with
+ * a warning when there are several. Symlinks are left out unless followed; when they are, the
+ * cheaper untyped listing is enough.
+ */
+function* list(dir: string, follow: boolean): FsTask<Listing> {
+  const manifests = follow
+    ? (yield* names(dir)).filter(isManifest).sort()
+    : (yield* readdir(dir)).filter((e) => isManifest(e.name) && e.type !== "symlink").map((e) => e.name);
+  const name = manifests.includes("SKILL.md") ? "SKILL.md" : manifests[0];
+  if (name === undefined) return { chosen: undefined, warnings: [] };
+  const chosen = { name, symlink: follow ? undefined : false };
+  if (manifests.length === 1) return { chosen, warnings: [] };
+  const message = `${dir} has several manifests (${manifests.join(", ")}); using ${name}`;
+  return { chosen, warnings: [warning("multiple_manifests", message, child(dir, name))] };
+}
+
 function* inspect(ctx: Context, name: string, dir: string): FsTask<ScanItem | undefined> {
-  const follow = ctx.config.followSymlinks;
-  let entries: Entry[];
+  const prev = ctx.previous.get(dir);
+  // The directory's signature is taken before its listing: a change after this point shows next time.
+  let dirSig = "";
   try {
-    entries = yield* readdir(dir);
-  } catch (e) {
-    const code = errnoCode(e) ?? String(e);
-    return warn("unreadable", `skill directory ${dir} cannot be read (${code}); skipped`, dir);
+    dirSig = trusted(ctx, yield* stat(dir));
+  } catch {
+    // The readdir below meets the same problem and reports it.
   }
-  const manifests = entries.filter(
-    (e) => e.name.toLowerCase() === "skill.md" && (follow || e.type !== "symlink"),
-  );
-  const chosen = manifests.find((m) => m.name === "SKILL.md") ?? manifests[0];
-  if (chosen === undefined) return undefined;
-  const file = path.join(dir, chosen.name);
-  const warnings: SkillWarning[] = [];
-  if (manifests.length > 1) {
-    const names = manifests.map((m) => m.name).join(", ");
-    warnings.push(
-      warning("multiple_manifests", `${dir} has several manifests (${names}); using ${chosen.name}`, file),
-    );
+  let listing: Listing;
+  if (prev !== undefined && dirSig !== "" && dirSig === prev.dirSig) listing = prev.listing;
+  else {
+    try {
+      listing = yield* list(dir, ctx.config.followSymlinks);
+    } catch (e) {
+      const code = errnoCode(e) ?? String(e);
+      return warn("unreadable", `skill directory ${dir} cannot be read (${code}); skipped`, dir);
+    }
   }
+  const remember = (fileSig: string, item: Candidate | undefined) => {
+    ctx.next.set(dir, { dirSig, listing, fileSig, item });
+    return item;
+  };
+  const { chosen } = listing;
+  if (chosen === undefined) return remember("", undefined);
+  const file = child(dir, chosen.name);
+  let fileSig = "";
   let sig = "";
   let outcome: ManifestOutcome | undefined;
   try {
-    const cached = ctx.previous.get(file);
-    if (cached !== undefined && (yield* stat(file)).sig === cached.sig) ({ sig, outcome } = cached);
+    const before = prev?.item;
+    if (before !== undefined && prev?.fileSig !== "" && before.path === file) {
+      if ((yield* stat(file)).sig === prev?.fileSig) {
+        // Same listing, same file: the very same candidate, which lets the registry skip the merge.
+        if (listing === prev.listing) return remember(prev.fileSig, before);
+        ({ sig, outcome } = before);
+        fileSig = prev.fileSig;
+      }
+    }
     if (outcome === undefined) {
-      const read = yield* readManifest(file, !follow);
+      const read = yield* readManifest(file, !ctx.config.followSymlinks);
       if (read.kind === "not_regular")
         outcome = { ok: false, problem: "file", message: `is ${read.what}, not a regular file` };
       else if (read.kind === "too_large")
         outcome = { ok: false, problem: "file", message: `is ${read.size} bytes, over the 1 MiB limit` };
       else {
-        sig = read.sig;
+        sig = read.stat.sig;
+        fileSig = trusted(ctx, read.stat);
         outcome = parseManifest(read.bytes, !ctx.config.strict);
       }
     }
   } catch (e) {
     const code = errnoCode(e) ?? String(e);
-    if (GONE.has(code) && chosen.type === "symlink") {
-      return warn(
-        "dangling_symlink",
-        `manifest symlink ${file} points to nothing usable (${code}); skipped`,
-        file,
-      );
+    if (GONE.has(code)) {
+      let symlink = chosen.symlink;
+      try {
+        symlink ??= (yield* lstat(file)) === "symlink";
+      } catch {
+        symlink = false;
+      }
+      return symlink
+        ? warn(
+            "dangling_symlink",
+            `manifest symlink ${file} points to nothing usable (${code}); skipped`,
+            file,
+          )
+        : warn("unreadable", `manifest ${file} vanished during the scan (${code}); skipped`, file);
     }
-    if (GONE.has(code))
-      return warn("unreadable", `manifest ${file} vanished during the scan (${code}); skipped`, file);
     outcome = { ok: false, problem: "file", message: `cannot be read (${code})` };
   }
-  if (sig !== "") ctx.next.set(file, { sig, outcome });
+  return remember(fileSig, candidate(name, dir, file, sig, outcome, listing.warnings));
+}
+
+function candidate(
+  name: string,
+  dir: string,
+  file: string,
+  sig: string,
+  outcome: ManifestOutcome,
+  listed: readonly SkillWarning[],
+): Candidate {
+  const warnings = [...listed];
   if (outcome.ok) {
     const skill = outcome.fields.name;
-    if (outcome.repaired) {
-      warnings.push(
-        warning(
-          "yaml_repaired",
-          `${file}: frontmatter is not valid YAML; loaded after quoting plain values that contain ": "`,
-          file,
-          skill,
-        ),
+    const note = (code: "yaml_repaired" | "tools_ignored" | "name_mismatch", text: string) =>
+      warnings.push(warning(code, `${file}: ${text}`, file, skill));
+    if (outcome.repaired)
+      note(
+        "yaml_repaired",
+        `frontmatter is not valid YAML; loaded after quoting plain values that contain ": "`,
       );
-    }
     if (outcome.fields.toolsIgnored) {
-      warnings.push(
-        warning(
-          "tools_ignored",
-          `${file}: "tools" is not a string or a list of strings, so it does not set allowedTools; kept in metadata`,
-          file,
-          skill,
-        ),
-      );
+      const why = "is not a string or a list of strings, so it does not set allowedTools; kept in metadata";
+      note("tools_ignored", `"tools" ${why}`);
     }
-    if (skill !== name) {
-      warnings.push(
-        warning(
-          "name_mismatch",
-          `${file}: name "${skill}" differs from its directory "${name}"; loaded as "${skill}"`,
-          file,
-          skill,
-        ),
-      );
-    }
+    if (skill !== name)
+      note("name_mismatch", `name "${skill}" differs from its directory "${name}"; loaded as "${skill}"`);
   }
   return { kind: "candidate", dirName: name, dir, path: file, sig, outcome, warnings };
 }
 
-/** Scan every root synchronously. `previous` holds outcomes to reuse for unchanged files. */
-export function scanSync(config: SkillConfig, previous: ManifestCache): Scan {
-  const ctx: Context = { config, previous, next: new Map() };
+/** Scan every root synchronously. `previous` holds what to reuse for unchanged directories and files. */
+export function scanSync(config: SkillConfig, previous: ScanCache): Scan {
+  const ctx = context(config, previous);
   const roots = config.roots.map((root) => {
     const items: ScanItem[] = [];
     for (const slot of runSync(listRoot(root, config.followSymlinks))) {
@@ -201,16 +287,15 @@ export function scanSync(config: SkillConfig, previous: ManifestCache): Scan {
  * parse), without scanning its siblings; `undefined` when it holds no manifest.
  */
 export function inspectSync(config: SkillConfig, dir: string): ScanItem | undefined {
-  const ctx: Context = { config, previous: new Map(), next: new Map() };
-  return runSync(inspect(ctx, path.basename(dir), dir));
+  return runSync(inspect(context(config, new Map()), path.basename(dir), dir));
 }
 
 /** How many skill directories the async scan inspects at once. */
 const CONCURRENCY = 32;
 
 /** Scan every root without blocking; the result is identical to {@link scanSync}'s. */
-export async function scanAsync(config: SkillConfig, previous: ManifestCache): Promise<Scan> {
-  const ctx: Context = { config, previous, next: new Map() };
+export async function scanAsync(config: SkillConfig, previous: ScanCache): Promise<Scan> {
+  const ctx = context(config, previous);
   const listed = await Promise.all(
     config.roots.map((root) => runAsync(listRoot(root, config.followSymlinks))),
   );

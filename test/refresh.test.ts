@@ -1,0 +1,150 @@
+// Incremental refresh: what is reused while signatures hold, and every kind of change that must still be seen.
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { afterEach, describe, expect, test } from "vitest";
+import { setFaultHook } from "../src/fsx.js";
+import { createAgentSkills } from "../src/index.js";
+import { skill, writeTree } from "./helpers/fixture.js";
+
+afterEach(() => setFaultHook(null));
+
+/**
+ * Wait until what was just written is older than the library's trust window (100 ms; 2 s where
+ * timestamps are whole seconds), so the next scan trusts its signature instead of reading again.
+ */
+async function age(file: string): Promise<void> {
+  const coarse = fs.statSync(file, { bigint: true }).mtimeNs % 1_000_000_000n === 0n;
+  await new Promise((resolve) => setTimeout(resolve, coarse ? 2100 : 150));
+}
+
+/** The fs calls `fn` makes, by kind. */
+function opsOf(fn: () => void): Record<string, number> {
+  const ops: Record<string, number> = {};
+  setFaultHook((op) => {
+    ops[op] = (ops[op] ?? 0) + 1;
+  });
+  try {
+    fn();
+  } finally {
+    setFaultHook(null);
+  }
+  return ops;
+}
+
+/** Rewrite a file with new content of the same length. */
+function sameSizeEdit(file: string, from: string, to: string): void {
+  const text = fs.readFileSync(file, "utf8");
+  expect(to.length).toBe(from.length);
+  fs.writeFileSync(file, text.replace(from, to));
+}
+
+const NOTHING = { added: [], removed: [], changed: [] };
+
+describe("refresh reuses what did not change", () => {
+  test("an unchanged store is re-listed by its roots and two stats per skill, and no manifest is read", async () => {
+    const root = writeTree({ "a/SKILL.md": skill("a"), "b/SKILL.md": skill("b"), "c/notes.txt": "x" });
+    await age(path.join(root, "b/SKILL.md"));
+    const s = createAgentSkills({ roots: [{ path: root }] });
+    let result: unknown;
+    expect(opsOf(() => (result = s.refresh()))).toEqual({ readdir: 1, stat: 5 });
+    expect(result).toEqual(NOTHING);
+    expect(s.listSkills().map((x) => x.description)).toEqual(["The a skill.", "The b skill."]);
+  });
+
+  test("a manifest changed too recently to trust its signature is read again at every refresh", () => {
+    const root = writeTree({ "a/SKILL.md": skill("a"), "b/SKILL.md": skill("b") });
+    // A timestamp in the future is never older than the trust window.
+    const later = new Date(Date.now() + 3_600_000);
+    fs.utimesSync(path.join(root, "a/SKILL.md"), later, later);
+    const s = createAgentSkills({ roots: [{ path: root }] });
+    expect(opsOf(() => s.refresh()).readManifest).toBeGreaterThanOrEqual(1);
+    expect(opsOf(() => s.refresh()).readManifest).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe("refresh sees every change", () => {
+  test("an edit that keeps the file's size", async () => {
+    const root = writeTree({ "a/SKILL.md": skill("a", "First words."), "b/SKILL.md": skill("b") });
+    const file = path.join(root, "a/SKILL.md");
+    await age(file);
+    const s = createAgentSkills({ roots: [{ path: root }] });
+    sameSizeEdit(file, "First words.", "Other words.");
+    expect(s.refresh()).toEqual({ added: [], removed: [], changed: ["a"] });
+    expect(s.getSkill("a")?.description).toBe("Other words.");
+  });
+
+  test("a file replaced by another one renamed over it, even with the old mtime", async () => {
+    const root = writeTree({ "a/SKILL.md": skill("a", "First words.") });
+    const file = path.join(root, "a/SKILL.md");
+    await age(file);
+    const s = createAgentSkills({ roots: [{ path: root }] });
+    const { mtime } = fs.statSync(file);
+    const next = path.join(root, "a/.SKILL.md.new");
+    fs.writeFileSync(next, skill("a", "Other words."));
+    fs.utimesSync(next, mtime, mtime);
+    fs.renameSync(next, file);
+    expect(s.refresh()).toEqual({ added: [], removed: [], changed: ["a"] });
+    expect(s.getSkill("a")?.description).toBe("Other words.");
+  });
+
+  test("a renamed skill directory", async () => {
+    const root = writeTree({ "a/SKILL.md": skill("a"), "b/SKILL.md": skill("b") });
+    await age(path.join(root, "b/SKILL.md"));
+    const s = createAgentSkills({ roots: [{ path: root }] });
+    fs.renameSync(path.join(root, "b"), path.join(root, "b2"));
+    expect(s.refresh()).toEqual({ added: [], removed: [], changed: ["b"] });
+    expect(s.getSkill("b")?.dir).toBe(path.join(root, "b2"));
+    expect(s.warnings.map((w) => w.code)).toEqual(["name_mismatch"]);
+  });
+
+  test("a skill symlink pointed at another directory, the manifest path staying the same", async () => {
+    const base = writeTree({
+      "one/SKILL.md": skill("x", "First words."),
+      "two/SKILL.md": skill("x", "Other words."),
+      "root/x": { symlink: "../one" },
+    });
+    const root = path.join(base, "root");
+    await age(path.join(base, "two/SKILL.md"));
+    const s = createAgentSkills({ roots: [{ path: root }] });
+    fs.unlinkSync(path.join(root, "x"));
+    fs.symlinkSync("../two", path.join(root, "x"));
+    expect(s.refresh()).toEqual({ added: [], removed: [], changed: ["x"] });
+    expect(s.getSkill("x")?.description).toBe("Other words.");
+    expect(s.getSkill("x")?.path).toBe(path.join(root, "x", "SKILL.md"));
+  });
+
+  test("an added and a removed skill, and a name that a later root takes over", async () => {
+    const first = writeTree({ "a/SKILL.md": skill("a"), "b/SKILL.md": skill("b") });
+    const second = writeTree({ "z/SKILL.md": skill("z") });
+    await age(path.join(second, "z/SKILL.md"));
+    const s = createAgentSkills({ roots: [{ path: first }, { path: second }] });
+    fs.rmSync(path.join(first, "a"), { recursive: true });
+    writeTree({ "c/SKILL.md": skill("c"), "b/SKILL.md": skill("b", "From the later root.") }, second);
+    expect(s.refresh()).toEqual({ added: ["c"], removed: ["a"], changed: ["b"] });
+    expect(s.getSkill("b")?.root).toBe(second);
+  });
+
+  test("a second manifest appearing beside the first in an otherwise untouched directory", async () => {
+    const root = writeTree({ "a/SKILL.md": skill("a") });
+    await age(path.join(root, "a/SKILL.md"));
+    const s = createAgentSkills({ roots: [{ path: root }] });
+    fs.writeFileSync(path.join(root, "a/skill.md"), skill("a", "Lower case."));
+    expect(s.refresh()).toEqual(NOTHING);
+    expect(s.warnings.map((w) => w.code)).toEqual(["multiple_manifests"]);
+    expect(s.getSkill("a")?.description).toBe("The a skill.");
+  });
+
+  test("a manifest that becomes invalid, and valid again", async () => {
+    const root = writeTree({ "a/SKILL.md": skill("a"), "b/SKILL.md": skill("b") });
+    const file = path.join(root, "a/SKILL.md");
+    await age(file);
+    const s = createAgentSkills({ roots: [{ path: root }] });
+    const good = fs.readFileSync(file, "utf8");
+    fs.writeFileSync(file, "no fences here\n");
+    expect(s.refresh()).toEqual({ added: [], removed: ["a"], changed: [] });
+    expect(s.warnings.map((w) => w.code)).toEqual(["invalid_skill"]);
+    fs.writeFileSync(file, good);
+    expect(s.refresh()).toEqual({ added: ["a"], removed: [], changed: [] });
+    expect(s.warnings).toEqual([]);
+  });
+});
