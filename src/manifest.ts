@@ -1,4 +1,5 @@
 // Manifest bytes → frontmatter text and body, or a located reason why the file is not a manifest.
+import { isUtf8 } from "node:buffer";
 
 /** A manifest split into its parts, or why it cannot be. */
 export type SplitManifest =
@@ -16,6 +17,9 @@ export function decodeUtf8(bytes: Uint8Array): string | undefined {
   }
 }
 
+const NO_OPENING = { ok: false, line: 1, message: "does not start with a --- frontmatter fence" } as const;
+const NO_CLOSING = { ok: false, line: 1, message: "has no closing --- fence for its frontmatter" } as const;
+
 const OPENING = /^---[ \t]*(?:\r?\n|$)/;
 const CLOSING = /^---[ \t]*\r?$/gm;
 
@@ -25,16 +29,70 @@ const CLOSING = /^---[ \t]*\r?$/gm;
  */
 export function splitManifest(text: string): SplitManifest {
   const open = OPENING.exec(text);
-  if (open === null) {
-    return { ok: false, line: 1, message: "does not start with a --- frontmatter fence" };
-  }
+  if (open === null) return NO_OPENING;
   const start = open[0].length;
   CLOSING.lastIndex = start;
   const close = start === text.length ? null : CLOSING.exec(text);
-  if (close === null) return { ok: false, line: 1, message: "has no closing --- fence for its frontmatter" };
+  if (close === null) return NO_CLOSING;
   return {
     ok: true,
     frontmatter: text.slice(start, close.index),
     body: text.slice(close.index + close[0].length).trim(),
   };
+}
+
+/** A manifest split at its fences with the body left as bytes: off the JS heap until it is served. */
+export type SplitBytes =
+  | { readonly ok: true; readonly frontmatter: string; readonly body: Uint8Array }
+  | { readonly ok: false; readonly message: string; readonly line?: number };
+
+// Bytes reach these only once validated; a BOM inside the text is content, as it is for splitManifest.
+const partDecoder = new TextDecoder("utf-8", { ignoreBOM: true });
+
+/** After `---` and any spaces or tabs at `i`: the index past them, or -1. */
+function fenceEnd(b: Uint8Array, i: number): number {
+  if (b[i] !== 0x2d || b[i + 1] !== 0x2d || b[i + 2] !== 0x2d) return -1;
+  let j = i + 3;
+  while (b[j] === 0x20 || b[j] === 0x09) j++;
+  return j;
+}
+
+/** Length of the line terminator at `i` as a multiline regexp sees one (LF, CR, U+2028, U+2029), or 0. */
+function terminator(b: Uint8Array, i: number): number {
+  if (b[i] === 0x0a || b[i] === 0x0d) return 1;
+  return b[i] === 0xe2 && b[i + 1] === 0x80 && (b[i + 2] === 0xa8 || b[i + 2] === 0xa9) ? 3 : 0;
+}
+
+/**
+ * {@link decodeUtf8} then {@link splitManifest}, done on the bytes: the same verdicts and the same
+ * frontmatter, and a body that {@link bodyText} turns into the same string. Only the frontmatter is
+ * decoded. `undefined` for bytes that are not UTF-8.
+ */
+export function splitManifestBytes(bytes: Uint8Array): SplitBytes | undefined {
+  if (!isUtf8(bytes)) return undefined;
+  const end = bytes.length;
+  const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  const open = fenceEnd(bytes, bom);
+  if (open === -1) return NO_OPENING;
+  const start =
+    bytes[open] === 0x0a ? open + 1 : bytes[open] === 0x0d && bytes[open + 1] === 0x0a ? open + 2 : open;
+  if (start === open && open !== end) return NO_OPENING;
+  for (let line = start; line < end; ) {
+    const after = fenceEnd(bytes, line);
+    if (after !== -1 && (after === end || terminator(bytes, after) > 0)) {
+      return {
+        ok: true,
+        frontmatter: partDecoder.decode(bytes.subarray(start, line)),
+        body: bytes.subarray(after),
+      };
+    }
+    while (line < end && terminator(bytes, line) === 0) line++;
+    line += terminator(bytes, line);
+  }
+  return NO_CLOSING;
+}
+
+/** The body as served: the bytes after the closing fence, decoded and trimmed. */
+export function bodyText(body: Uint8Array): string {
+  return partDecoder.decode(body).trim();
 }

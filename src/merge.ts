@@ -8,7 +8,8 @@ import { warning } from "./warnings.js";
 /** A catalog entry with what only the registry needs. */
 export interface Entry {
   readonly info: SkillInfo;
-  readonly body: string;
+  /** Undecoded; see bodyText. */
+  readonly body: Uint8Array;
   /** Changes whenever the winning manifest, its file or its root does: drives `refresh`'s `changed`. */
   readonly key: string;
 }

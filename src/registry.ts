@@ -1,6 +1,7 @@
 // The AgentSkills instance: an immutable snapshot of the last good scan, and the three tiers served from it.
 import { resolveConfig } from "./config.js";
 import { SkillError } from "./errors.js";
+import { bodyText } from "./manifest.js";
 import { type Entry, type Merged, merge } from "./merge.js";
 import { confine, listResources } from "./resources.js";
 import { type Scan, type ScanCache, type ScanItem, scanAsync, scanSync } from "./scan.js";
@@ -87,7 +88,7 @@ class Registry implements AgentSkills {
     if (entry === undefined) return undefined;
     const { files, warnings } = listResources(entry.info, this.config.followSymlinks);
     emit(warnings);
-    return Object.freeze({ ...entry.info, body: entry.body, resources: Object.freeze(files) });
+    return Object.freeze({ ...entry.info, body: bodyText(entry.body), resources: Object.freeze(files) });
   }
 
   resourcePath(name: string, rel: string): string {

@@ -1,6 +1,6 @@
 // Manifest bytes → validated skill fields or an invalid_skill reason: the parse and schema stages joined.
 import { parseFrontmatter } from "./frontmatter.js";
-import { decodeUtf8, splitManifest } from "./manifest.js";
+import { splitManifestBytes } from "./manifest.js";
 import { type ValidFrontmatter, validateFrontmatter } from "./schema.js";
 
 /** The stage that refused a manifest: the file itself, its encoding, its fences, its YAML, or the schema. */
@@ -22,7 +22,8 @@ export type ManifestOutcome =
   | {
       readonly ok: true;
       readonly fields: ValidFrontmatter;
-      readonly body: string;
+      /** The bytes after the closing fence, undecoded: off the JS heap, whose GC would copy them; see bodyText. */
+      readonly body: Uint8Array;
       readonly repaired: boolean;
     }
   | ManifestFailure;
@@ -32,9 +33,8 @@ export type ManifestOutcome =
  * Lines and columns in the outcome count in the whole file.
  */
 export function parseManifest(bytes: Uint8Array, repair: boolean): ManifestOutcome {
-  const text = decodeUtf8(bytes);
-  if (text === undefined) return { ok: false, problem: "encoding", message: "is not valid UTF-8" };
-  const split = splitManifest(text);
+  const split = splitManifestBytes(bytes);
+  if (split === undefined) return { ok: false, problem: "encoding", message: "is not valid UTF-8" };
   if (!split.ok) return { ...split, problem: "fence" };
   const fm = parseFrontmatter(split.frontmatter, repair);
   if (!fm.ok) {
