@@ -36,18 +36,35 @@ function buildEntry(config: SkillConfig, rootIndex: number, c: Candidate): Entry
   if (!c.outcome.ok) throw new Error("unreachable: only valid candidates become entries");
   const root = config.roots[rootIndex] as SkillConfig["roots"][number];
   const { fields, body } = c.outcome;
-  const info: SkillInfo = Object.freeze({
-    name: fields.name,
-    description: fields.description,
-    metadata: fields.metadata,
-    ...(fields.allowedTools === undefined ? {} : { allowedTools: fields.allowedTools }),
-    userInvocable: fields.userInvocable,
-    scope: root.scope,
-    source: root.source,
-    root: root.path,
-    dir: c.dir,
-    path: c.path,
-  });
+  const { name, description, metadata, allowedTools, userInvocable } = fields;
+  const { scope, source, path: rootPath } = root;
+  // Two literals rather than a conditional spread, which V8 builds on a slow path; key order is the same.
+  const info: SkillInfo = Object.freeze(
+    allowedTools === undefined
+      ? {
+          name,
+          description,
+          metadata,
+          userInvocable,
+          scope,
+          source,
+          root: rootPath,
+          dir: c.dir,
+          path: c.path,
+        }
+      : {
+          name,
+          description,
+          metadata,
+          allowedTools,
+          userInvocable,
+          scope,
+          source,
+          root: rootPath,
+          dir: c.dir,
+          path: c.path,
+        },
+  );
   return { info, body, key: `${rootIndex}\0${c.path}\0${c.sig}` };
 }
 
@@ -73,7 +90,7 @@ export function merge(config: SkillConfig, roots: readonly (readonly ScanItem[])
         warnings.push(item.warning);
         continue;
       }
-      warnings.push(...item.warnings);
+      for (const w of item.warnings) warnings.push(w);
       const { outcome } = item;
       if (!outcome.ok) {
         const message = located(item.path, outcome);
@@ -99,12 +116,74 @@ export function merge(config: SkillConfig, roots: readonly (readonly ScanItem[])
 
   const skills = new Map<string, Entry>();
   for (const [name, w] of winners) skills.set(name, buildEntry(config, w.rootIndex, w.candidate));
-  const candidates = new Map<string, readonly SkillCandidate[]>();
-  for (const [name, list] of offers) {
-    const winner = winners.get(name);
-    candidates.set(name, Object.freeze(list.map((o) => verdictOf(config, o, winner))));
+  return { skills, candidates: new Verdicts(config, offers, winners), warnings };
+}
+
+/**
+ * Every candidate's verdict by offered name, worked out on first request and kept: building them all
+ * up front was half the cost of a merge, and most scans are never explained.
+ */
+class Verdicts implements ReadonlyMap<string, readonly SkillCandidate[]> {
+  readonly #config: SkillConfig;
+  readonly #offers: ReadonlyMap<string, readonly Offer[]>;
+  readonly #winners: ReadonlyMap<string, Offer>;
+  readonly #done = new Map<string, readonly SkillCandidate[]>();
+
+  constructor(
+    config: SkillConfig,
+    offers: ReadonlyMap<string, readonly Offer[]>,
+    winners: ReadonlyMap<string, Offer>,
+  ) {
+    this.#config = config;
+    this.#offers = offers;
+    this.#winners = winners;
   }
-  return { skills, candidates, warnings };
+
+  get size(): number {
+    return this.#offers.size;
+  }
+
+  has(name: string): boolean {
+    return this.#offers.has(name);
+  }
+
+  get(name: string): readonly SkillCandidate[] | undefined {
+    let list = this.#done.get(name);
+    const offers = this.#offers.get(name);
+    if (list === undefined && offers !== undefined) {
+      const winner = this.#winners.get(name);
+      list = Object.freeze(offers.map((o) => verdictOf(this.#config, o, winner)));
+      this.#done.set(name, list);
+    }
+    return list;
+  }
+
+  /** All of them, in the order the names were first offered (whatever order they were asked for in). */
+  #all(): ReadonlyMap<string, readonly SkillCandidate[]> {
+    const all = new Map<string, readonly SkillCandidate[]>();
+    for (const name of this.#offers.keys()) all.set(name, this.get(name) as readonly SkillCandidate[]);
+    return all;
+  }
+
+  keys() {
+    return this.#offers.keys();
+  }
+
+  values() {
+    return this.#all().values();
+  }
+
+  entries() {
+    return this.#all().entries();
+  }
+
+  [Symbol.iterator]() {
+    return this.#all().entries();
+  }
+
+  forEach(fn: (list: readonly SkillCandidate[], name: string, map: this) => void, thisArg?: unknown): void {
+    for (const [name, list] of this.#all()) fn.call(thisArg, list, name, this);
+  }
 }
 
 function verdictOf(config: SkillConfig, o: Offer, winner: Offer | undefined): SkillCandidate {
