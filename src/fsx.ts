@@ -117,9 +117,29 @@ function checkManifest(st: fs.BigIntStats): ManifestRead | undefined {
   return undefined;
 }
 
+/**
+ * Manifests are read into shared slabs: their bodies stay in memory for the snapshot's life, and
+ * one slab per many files wastes neither an allocation per file nor the slack of Node's pool.
+ */
+const SLAB_BYTES = 256 * 1024;
+let slab = Buffer.alloc(0);
+let slabUsed = 0;
+
+/** Room for a manifest of `expected` bytes (unknown when 0: a growing buffer then starts small). */
+function room(expected: number): Buffer {
+  if (expected === 0) return Buffer.allocUnsafe(8192);
+  if (expected > SLAB_BYTES / 8) return Buffer.allocUnsafeSlow(expected);
+  if (slabUsed + expected > slab.length) {
+    slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
+    slabUsed = 0;
+  }
+  slabUsed += expected;
+  return slab.subarray(slabUsed - expected, slabUsed);
+}
+
 /** Read the size fstat gave (to EOF when it gave 0), at most MAX_MANIFEST_BYTES + 1 bytes: a file that grows is still bounded. */
 function readBoundedSync(fd: number, expected: number): Buffer {
-  let buf = Buffer.allocUnsafe(Math.min(expected + 1, MAX_MANIFEST_BYTES + 1));
+  let buf = room(expected);
   let total = 0;
   for (;;) {
     if (total === buf.length) {
@@ -177,7 +197,7 @@ const pRead = promisify(fs.read);
 const pClose = promisify(fs.close);
 
 async function readBoundedAsync(fd: number, expected: number): Promise<Buffer> {
-  let buf = Buffer.allocUnsafe(Math.min(expected + 1, MAX_MANIFEST_BYTES + 1));
+  let buf = room(expected);
   let total = 0;
   for (;;) {
     if (total === buf.length) {

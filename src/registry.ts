@@ -42,8 +42,7 @@ const NOTHING: RefreshResult = Object.freeze({
   changed: Object.freeze([]),
 });
 
-const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-
+/** What changed between two catalogs, as sorted names (`sort()` without a comparator orders by UTF-16 code units). */
 function diff(before: ReadonlyMap<string, Entry>, after: ReadonlyMap<string, Entry>): RefreshResult {
   const added: string[] = [];
   const removed: string[] = [];
@@ -55,9 +54,9 @@ function diff(before: ReadonlyMap<string, Entry>, after: ReadonlyMap<string, Ent
   }
   for (const name of before.keys()) if (!after.has(name)) removed.push(name);
   return Object.freeze({
-    added: Object.freeze(added.sort(byCodeUnit)),
-    removed: Object.freeze(removed.sort(byCodeUnit)),
-    changed: Object.freeze(changed.sort(byCodeUnit)),
+    added: Object.freeze(added.sort()),
+    removed: Object.freeze(removed.sort()),
+    changed: Object.freeze(changed.sort()),
   });
 }
 
@@ -131,9 +130,8 @@ class Registry implements AgentSkills {
       return NOTHING;
     }
     const merged = merge(this.config, scan.roots);
-    const list = Object.freeze(
-      [...merged.skills.values()].map((e) => e.info).sort((a, b) => byCodeUnit(a.name, b.name)),
-    );
+    const names = [...merged.skills.keys()].sort();
+    const list = Object.freeze(names.map((name) => (merged.skills.get(name) as Entry).info));
     this.#snapshot = {
       ...merged,
       warnings: Object.freeze(merged.warnings),

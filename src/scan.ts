@@ -187,7 +187,8 @@ function* inspect(ctx: Context, name: string, dir: string): FsTask<ScanItem | un
     }
   }
   const remember = (fileSig: string, item: Candidate | undefined) => {
-    ctx.next.set(dir, { dirSig, listing, fileSig, item });
+    const same = prev?.dirSig === dirSig && prev.listing === listing && prev.fileSig === fileSig;
+    ctx.next.set(dir, same && prev.item === item ? prev : { dirSig, listing, fileSig, item });
     return item;
   };
   const { chosen } = listing;
