@@ -73,6 +73,23 @@ function buildEntry(config: SkillConfig, rootIndex: number, c: Candidate): Entry
  * @throws {SkillError} under `strict`, for the first invalid manifest or in-root duplicate met in root order and sorted directory order.
  */
 export function merge(config: SkillConfig, roots: readonly (readonly ScanItem[])[]): Merged {
+  const steps = mergeSteps(config, roots);
+  for (let step = steps.next(); ; step = steps.next()) if (step.done) return step.value;
+}
+
+/** Items a merge step takes before it pauses: about a millisecond of work. */
+const STEP_ITEMS = 1000;
+
+/**
+ * {@link merge} in steps: it pauses (yields) every STEP_ITEMS items, so that an async caller can give
+ * the event loop a turn between steps; the result is the same.
+ * @throws {SkillError} as {@link merge}.
+ */
+export function* mergeSteps(
+  config: SkillConfig,
+  roots: readonly (readonly ScanItem[])[],
+): Generator<void, Merged> {
+  let done = 0;
   const warnings: SkillWarning[] = [];
   const offers = new Map<string, Offer[]>();
   const winners = new Map<string, Offer>();
@@ -83,9 +100,10 @@ export function merge(config: SkillConfig, roots: readonly (readonly ScanItem[])
     return o;
   };
 
-  roots.forEach((items, rootIndex) => {
+  for (const [rootIndex, items] of roots.entries()) {
     const firstInRoot = new Map<string, Offer>();
     for (const item of items) {
+      if (++done % STEP_ITEMS === 0) yield;
       if (item.kind === "warning") {
         warnings.push(item.warning);
         continue;
@@ -112,10 +130,13 @@ export function merge(config: SkillConfig, roots: readonly (readonly ScanItem[])
     }
     // Ascending precedence: the last root wins. A later root's skill replaces an earlier one of the same name.
     for (const [name, o] of firstInRoot) winners.set(name, o);
-  });
+  }
 
   const skills = new Map<string, Entry>();
-  for (const [name, w] of winners) skills.set(name, buildEntry(config, w.rootIndex, w.candidate));
+  for (const [name, w] of winners) {
+    if (++done % STEP_ITEMS === 0) yield;
+    skills.set(name, buildEntry(config, w.rootIndex, w.candidate));
+  }
   return { skills, candidates: new Verdicts(config, offers, winners), warnings };
 }
 

@@ -2,7 +2,7 @@
 import { resolveConfig } from "./config.js";
 import { SkillError } from "./errors.js";
 import { bodyText } from "./manifest.js";
-import { type Entry, type Merged, merge } from "./merge.js";
+import { type Entry, type Merged, merge, mergeSteps } from "./merge.js";
 import { confine, listResources } from "./resources.js";
 import { type Scan, type ScanCache, type ScanItem, scanAsync, scanSync } from "./scan.js";
 import type {
@@ -106,30 +106,46 @@ class Registry implements AgentSkills {
 
   refresh(): RefreshResult {
     const generation = ++this.#generation;
-    return this.#install(scanSync(this.config, this.#snapshot.cache), generation);
+    const scan = scanSync(this.config, this.#snapshot.cache);
+    return this.#install(
+      scan,
+      generation,
+      this.#unchanged(scan) ? undefined : merge(this.config, scan.roots),
+    );
   }
 
   refreshAsync(): Promise<RefreshResult> {
     // One async scan at a time, so each reuses the cache of the one before.
     const run = this.#asyncQueue.then(async () => {
       const generation = ++this.#generation;
-      return this.#install(await scanAsync(this.config, this.#snapshot.cache), generation);
+      const scan = await scanAsync(this.config, this.#snapshot.cache);
+      return this.#install(
+        scan,
+        generation,
+        this.#unchanged(scan) ? undefined : await mergeInTurns(this.config, scan),
+      );
     });
     this.#asyncQueue = run.catch(() => undefined);
     return run;
   }
 
-  /** Merge a scan and swap it in, unless it throws (strict) or a newer scan already landed. */
-  #install(scan: Scan, generation: number): RefreshResult {
+  /** The scan reuses the very item objects of unchanged directories; if all are, so is the merge. */
+  #unchanged(scan: Scan): boolean {
+    return sameItems(this.#snapshot.roots, scan.roots);
+  }
+
+  /**
+   * Swap in a scan and its merge (`undefined`: the scan is unchanged, keep the catalog), unless a newer
+   * scan already landed. A strict merge error was thrown before this, leaving the snapshot as it was.
+   */
+  #install(scan: Scan, generation: number, merged: Merged | undefined): RefreshResult {
     const before = this.#snapshot;
     if (generation < before.generation) return NOTHING;
-    // The scan reuses the very item objects of unchanged directories; if all are, so is the merge.
-    if (sameItems(before.roots, scan.roots)) {
+    if (merged === undefined) {
       this.#snapshot = { ...before, roots: scan.roots, cache: scan.cache, generation };
       emit(before.warnings);
       return NOTHING;
     }
-    const merged = merge(this.config, scan.roots);
     const names = [...merged.skills.keys()].sort();
     const list = Object.freeze(names.map((name) => (merged.skills.get(name) as Entry).info));
     this.#snapshot = {
@@ -142,6 +158,15 @@ class Registry implements AgentSkills {
     };
     emit(merged.warnings);
     return diff(before.skills, merged.skills);
+  }
+}
+
+/** {@link merge}, giving the event loop a turn between its steps so no stretch of it blocks for long. */
+async function mergeInTurns(config: SkillConfig, scan: Scan): Promise<Merged> {
+  const steps = mergeSteps(config, scan.roots);
+  for (let step = steps.next(); ; step = steps.next()) {
+    if (step.done) return step.value;
+    await new Promise((resolve) => setImmediate(resolve));
   }
 }
 
