@@ -148,6 +148,17 @@ function* listRoot(root: SkillRoot, follow: boolean): FsTask<Slot[]> {
   return slots;
 }
 
+const NONE: readonly SkillWarning[] = Object.freeze([]);
+const NO_MANIFEST: Listing = Object.freeze({ chosen: undefined, warnings: NONE });
+const JUST_SKILL_MD: Listing = Object.freeze({
+  chosen: { name: "SKILL.md", symlink: undefined },
+  warnings: NONE,
+});
+const JUST_SKILL_MD_NOT_LINK: Listing = Object.freeze({
+  chosen: { name: "SKILL.md", symlink: false },
+  warnings: NONE,
+});
+
 const isManifest = (name: string) => name.length === 8 && name.toLowerCase() === "skill.md";
 
 /**
@@ -160,19 +171,22 @@ function* list(dir: string, follow: boolean): FsTask<Listing> {
     ? (yield* names(dir)).filter(isManifest).sort()
     : (yield* readdir(dir)).filter((e) => isManifest(e.name) && e.type !== "symlink").map((e) => e.name);
   const name = manifests.includes("SKILL.md") ? "SKILL.md" : manifests[0];
-  if (name === undefined) return { chosen: undefined, warnings: [] };
+  if (name === undefined) return NO_MANIFEST;
+  // Almost every directory holds exactly SKILL.md: those share one frozen listing.
+  if (name === "SKILL.md" && manifests.length === 1) return follow ? JUST_SKILL_MD : JUST_SKILL_MD_NOT_LINK;
   const chosen = { name, symlink: follow ? undefined : false };
-  if (manifests.length === 1) return { chosen, warnings: [] };
+  if (manifests.length === 1) return { chosen, warnings: NONE };
   const message = `${dir} has several manifests (${manifests.join(", ")}); using ${name}`;
   return { chosen, warnings: [warning("multiple_manifests", message, child(dir, name))] };
 }
 
 function* inspect(ctx: Context, name: string, dir: string): FsTask<ScanItem | undefined> {
   const prev = ctx.previous.get(dir);
-  // The directory's signature is taken before its listing: a change after this point shows next time.
+  // The directory's signature is taken before its listing, so a change after this point shows next
+  // time; and only once the directory has been seen, which keeps the first scan to the I/O it needs.
   let dirSig = "";
   try {
-    dirSig = trusted(ctx, yield* stat(dir));
+    if (prev !== undefined) dirSig = trusted(ctx, yield* stat(dir));
   } catch {
     // The readdir below meets the same problem and reports it.
   }
@@ -249,7 +263,8 @@ function candidate(
   outcome: ManifestOutcome,
   listed: readonly SkillWarning[],
 ): Candidate {
-  const warnings = [...listed];
+  const warnings: SkillWarning[] = [];
+  for (const w of listed) warnings.push(w);
   if (outcome.ok) {
     const skill = outcome.fields.name;
     const note = (code: "yaml_repaired" | "tools_ignored" | "name_mismatch", text: string) =>
@@ -266,7 +281,15 @@ function candidate(
     if (skill !== name)
       note("name_mismatch", `name "${skill}" differs from its directory "${name}"; loaded as "${skill}"`);
   }
-  return { kind: "candidate", dirName: name, dir, path: file, sig, outcome, warnings };
+  return {
+    kind: "candidate",
+    dirName: name,
+    dir,
+    path: file,
+    sig,
+    outcome,
+    warnings: warnings.length > 0 ? warnings : NONE,
+  };
 }
 
 /** Scan every root synchronously. `previous` holds what to reuse for unchanged directories and files. */
