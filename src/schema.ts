@@ -94,7 +94,20 @@ function deepFreeze<T>(value: T): T {
 export function validateFrontmatter(data: Record<string, unknown>): ValidatedFrontmatter {
   // `tools` is only a fallback spelling of `allowed-tools`; other ecosystems use the key for other
   // things (lists of MCP tool objects), which must not make an otherwise good skill invalid.
-  const toolsIgnored = data.tools !== undefined && !toolList.safeParse(data.tools).success;
+  const toolsIgnored = data.tools !== undefined && !isToolList(data.tools);
+  const tools = toolsIgnored ? undefined : (data.tools as string | string[] | undefined);
+  if (plainlyValid(data)) {
+    // What the schema would accept unchanged: checked directly, without the allocations of a zod parse.
+    const allowed = data["allowed-tools"] as string | string[] | undefined;
+    return accept(
+      data,
+      data.name as string,
+      data.description as string,
+      allowed ?? tools,
+      data["user-invocable"] as boolean | undefined,
+      toolsIgnored,
+    );
+  }
   const result = skillFrontmatterSchema.safeParse(toolsIgnored ? { ...data, tools: undefined } : data);
   if (!result.success) {
     const key = String(result.error.issues[0]?.path[0] ?? "");
@@ -104,21 +117,58 @@ export function validateFrontmatter(data: Record<string, unknown>): ValidatedFro
     return { ok: false, key, message: `frontmatter "${key}" ${problem}` };
   }
   const fm = result.data;
+  return accept(
+    data,
+    fm.name,
+    fm.description,
+    fm["allowed-tools"] ?? fm.tools,
+    fm["user-invocable"],
+    toolsIgnored,
+  );
+}
+
+/** What `toolList` accepts. */
+function isToolList(v: unknown): boolean {
+  return typeof v === "string" || (Array.isArray(v) && v.every((t) => typeof t === "string"));
+}
+
+const nonEmpty = (v: unknown) => typeof v === "string" && v.trim() !== "";
+
+/** Whether the schema accepts `data` with every field as it stands (no `user-invocable` word to convert). */
+function plainlyValid(data: Record<string, unknown>): boolean {
+  const allowed = data["allowed-tools"];
+  const invocable = data["user-invocable"];
+  return (
+    nonEmpty(data.name) &&
+    nonEmpty(data.description) &&
+    (allowed === undefined || isToolList(allowed)) &&
+    (invocable === undefined || typeof invocable === "boolean")
+  );
+}
+
+function accept(
+  data: Record<string, unknown>,
+  name: string,
+  description: string,
+  tools: string | string[] | undefined,
+  userInvocable: boolean | undefined,
+  toolsIgnored: boolean,
+): ValidatedFrontmatter {
   // A copy, not zod's output, keeps every own key (zod drops "__proto__"). Object.assign's copy keeps
   // one hidden class for all skills once frozen (a frozen spread copy gets a map of its own in V8),
   // but it would set the prototype through an own "__proto__" key, which only spread copies safely.
   const metadata: Record<string, unknown> = Object.hasOwn(data, "__proto__")
     ? { ...data }
     : Object.assign({}, data);
-  if (fm["user-invocable"] !== undefined) metadata["user-invocable"] = fm["user-invocable"];
+  if (userInvocable !== undefined) metadata["user-invocable"] = userInvocable;
   return {
     ok: true,
     value: {
-      name: fm.name,
-      description: fm.description,
+      name,
+      description,
       metadata: deepFreeze(metadata),
-      allowedTools: toolsOf(fm["allowed-tools"] ?? fm.tools),
-      userInvocable: fm["user-invocable"] ?? true,
+      allowedTools: toolsOf(tools),
+      userInvocable: userInvocable ?? true,
       toolsIgnored,
     },
   };
