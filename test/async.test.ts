@@ -31,7 +31,11 @@ function store(): AgentSkillsOptions {
     const tree: Record<string, string | { symlink: string }> = {};
     for (let i = 0; i < 60; i++) {
       const name = i < 20 ? `shared-${i}` : `${label}-${i}`;
-      tree[`${name}/SKILL.md`] = skill(name, `Skill ${i} of root ${label}.`, `allowed-tools: Read Bash(git:*)`);
+      tree[`${name}/SKILL.md`] = skill(
+        name,
+        `Skill ${i} of root ${label}.`,
+        `allowed-tools: Read Bash(git:*)`,
+      );
       tree[`${name}/notes/a.md`] = `notes ${i}`;
     }
     tree["bad/SKILL.md"] = manifest("name: [unclosed");
@@ -41,8 +45,8 @@ function store(): AgentSkillsOptions {
     tree["tools/SKILL.md"] = skill(`tools-${r}`, "Tools.", "tools:\n  - name: x");
     tree["two-manifests/SKILL.md"] = skill(`two-${r}`);
     tree["two-manifests/skill.md"] = skill(`two-${r}`, "Lower.");
-    tree["dangling"] = { symlink: "nowhere" };
-    tree["linked"] = { symlink: "shared-2" };
+    tree.dangling = { symlink: "nowhere" };
+    tree.linked = { symlink: "shared-2" };
     tree["README.md"] = "not a skill";
     return { path: writeTree(tree), source: label };
   });
@@ -55,7 +59,9 @@ describe("createAgentSkillsAsync", () => {
     const sync = createAgentSkills(options);
     const async_ = await createAgentSkillsAsync(options);
     expect(view(async_)).toEqual(view(sync));
-    expect(sync.warnings.map((w) => w.code)).toEqual(expect.arrayContaining(["dangling_symlink", "yaml_repaired"]));
+    expect(sync.warnings.map((w) => w.code)).toEqual(
+      expect.arrayContaining(["dangling_symlink", "yaml_repaired"]),
+    );
     expect(sync.listSkills().length).toBe(20 + 3 * 40 + 3 * 3 + 1);
   });
 
@@ -93,7 +99,10 @@ describe("refreshAsync", () => {
     const async_ = await createAgentSkillsAsync(options);
     const [one, two] = options.roots.map((r) => r.path) as [string, string];
     fs.rmSync(path.join(one, "one-30"), { recursive: true });
-    writeTree({ "new-skill/SKILL.md": skill("new-skill"), "one-31/SKILL.md": skill("shared-3", "Moved.") }, two);
+    writeTree(
+      { "new-skill/SKILL.md": skill("new-skill"), "one-31/SKILL.md": skill("shared-3", "Moved.") },
+      two,
+    );
     fs.writeFileSync(path.join(two, "bad/SKILL.md"), skill("fixed"));
     const expected = sync.refresh();
     expect(expected.added).toEqual(["fixed", "new-skill"]);
