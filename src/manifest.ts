@@ -77,19 +77,29 @@ export function splitManifestBytes(bytes: Uint8Array): SplitBytes | undefined {
   const start =
     bytes[open] === 0x0a ? open + 1 : bytes[open] === 0x0d && bytes[open + 1] === 0x0a ? open + 2 : open;
   if (start === open && open !== end) return NO_OPENING;
-  for (let line = start; line < end; ) {
-    const after = fenceEnd(bytes, line);
-    if (after !== -1 && (after === end || terminator(bytes, after) > 0)) {
+  const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  // The closing fence is the first `---` at a line start (the frontmatter's first line, or just after
+  // a terminator) that only spaces or tabs follow to the line's end: a native search finds candidates.
+  for (let at = buf.indexOf(FENCE, start); at !== -1; at = buf.indexOf(FENCE, at + 1)) {
+    if (at !== start && !afterTerminator(buf, at)) continue;
+    const after = fenceEnd(buf, at);
+    if (after === end || terminator(buf, after) > 0) {
       return {
         ok: true,
-        frontmatter: partDecoder.decode(bytes.subarray(start, line)),
-        body: bytes.subarray(after),
+        frontmatter: partDecoder.decode(buf.subarray(start, at)),
+        body: buf.subarray(after),
       };
     }
-    while (line < end && terminator(bytes, line) === 0) line++;
-    line += terminator(bytes, line);
   }
   return NO_CLOSING;
+}
+
+const FENCE = Buffer.from("---");
+
+/** Whether the bytes just before `i` are a line terminator (LF, CR, U+2028, U+2029). */
+function afterTerminator(b: Uint8Array, i: number): boolean {
+  const c = b[i - 1];
+  return c === 0x0a || c === 0x0d || ((c === 0xa8 || c === 0xa9) && b[i - 2] === 0x80 && b[i - 3] === 0xe2);
 }
 
 /** The body as served: the bytes after the closing fence, decoded and trimmed. */
