@@ -58,20 +58,22 @@ export type ValidatedFrontmatter =
 export function splitTools(s: string): string[] {
   const out: string[] = [];
   let depth = 0;
-  let current = "";
-  for (const ch of s) {
+  let start = 0;
+  // By index and slice: building each item a character at a time allocated a string per character.
+  for (let i = 0; i < s.length; i++) {
+    const ch = s[i] as string;
     if (ch === "(") depth++;
-    else if (ch === ")" && depth > 0) depth--;
-    if (depth === 0 && (ch === "," || /\s/.test(ch))) {
-      if (current !== "") out.push(current);
-      current = "";
-    } else {
-      current += ch;
+    else if (ch === ")") depth = Math.max(0, depth - 1);
+    else if (depth === 0 && (ch === "," || WHITE.test(ch))) {
+      if (i > start) out.push(s.slice(start, i));
+      start = i + 1;
     }
   }
-  if (current !== "") out.push(current);
+  if (s.length > start) out.push(s.slice(start));
   return out;
 }
+
+const WHITE = /\s/;
 
 function toolsOf(value: string | string[] | undefined): readonly string[] | undefined {
   if (value === undefined) return undefined;
@@ -85,7 +87,9 @@ function deepFreeze<T>(value: T): T {
   for (let v = stack.pop(); v !== undefined; v = stack.pop()) {
     if (typeof v !== "object" || v === null || Object.isFrozen(v)) continue;
     Object.freeze(v);
-    for (const child of Object.values(v)) stack.push(child);
+    // Arrays by index: Object.values would copy each one first.
+    if (Array.isArray(v)) for (const child of v) stack.push(child);
+    else for (const child of Object.values(v)) stack.push(child);
   }
   return value;
 }

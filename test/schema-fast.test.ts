@@ -99,3 +99,31 @@ test("a plainly valid frontmatter keeps every key, frozen", () => {
   });
   expect(got.ok && Object.isFrozen((got.value.metadata.x as { y: unknown }).y)).toBe(true);
 });
+
+/** splitTools as it was, a character at a time: the reference for the index-and-slice version. */
+function splitToolsByChar(s: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let current = "";
+  for (const ch of s) {
+    if (ch === "(") depth++;
+    else if (ch === ")" && depth > 0) depth--;
+    if (depth === 0 && (ch === "," || /\s/.test(ch))) {
+      if (current !== "") out.push(current);
+      current = "";
+    } else current += ch;
+  }
+  if (current !== "") out.push(current);
+  return out;
+}
+
+test("splitTools splits like the character-at-a-time version", () => {
+  const unit = fc.constantFrom("Read", "(", ")", ",", " ", "\t", "\u00a0", "\u2028", "😀", "git add:*", "x");
+  fc.assert(
+    fc.property(fc.array(unit, { maxLength: 16 }), (units) => {
+      const s = units.join("");
+      expect(splitTools(s)).toEqual(splitToolsByChar(s));
+    }),
+    { numRuns: 5000, seed: 5 },
+  );
+});
