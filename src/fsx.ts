@@ -111,9 +111,11 @@ function manifestFlags(noFollow: boolean): number {
   return fs.constants.O_RDONLY | O_NONBLOCK | (noFollow ? O_NOFOLLOW : 0);
 }
 
+const MAX_BIG = BigInt(MAX_MANIFEST_BYTES);
+
 function checkManifest(st: fs.BigIntStats): ManifestRead | undefined {
   if (!st.isFile()) return { kind: "not_regular", what: kindOf(st) };
-  if (st.size > BigInt(MAX_MANIFEST_BYTES)) return { kind: "too_large", size: Number(st.size) };
+  if (st.size > MAX_BIG) return { kind: "too_large", size: Number(st.size) };
   return undefined;
 }
 

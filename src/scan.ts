@@ -167,13 +167,23 @@ const isManifest = (name: string) => name.length === 8 && name.toLowerCase() ===
  * cheaper untyped listing is enough.
  */
 function* list(dir: string, follow: boolean): FsTask<Listing> {
-  const manifests = follow
-    ? (yield* names(dir)).filter(isManifest).sort()
-    : (yield* readdir(dir)).filter((e) => isManifest(e.name) && e.type !== "symlink").map((e) => e.name);
+  let manifests: string[];
+  if (follow) {
+    const all = yield* names(dir);
+    // Almost every directory holds exactly SKILL.md: those share one frozen listing, found without lists.
+    let count = 0;
+    for (const n of all) if (isManifest(n)) count++;
+    if (count === 0) return NO_MANIFEST;
+    if (count === 1 && all.includes("SKILL.md")) return JUST_SKILL_MD;
+    manifests = all.filter(isManifest).sort();
+  } else {
+    manifests = (yield* readdir(dir))
+      .filter((e) => isManifest(e.name) && e.type !== "symlink")
+      .map((e) => e.name);
+  }
   const name = manifests.includes("SKILL.md") ? "SKILL.md" : manifests[0];
   if (name === undefined) return NO_MANIFEST;
-  // Almost every directory holds exactly SKILL.md: those share one frozen listing.
-  if (name === "SKILL.md" && manifests.length === 1) return follow ? JUST_SKILL_MD : JUST_SKILL_MD_NOT_LINK;
+  if (name === "SKILL.md" && manifests.length === 1) return JUST_SKILL_MD_NOT_LINK;
   const chosen = { name, symlink: follow ? undefined : false };
   if (manifests.length === 1) return { chosen, warnings: NONE };
   const message = `${dir} has several manifests (${manifests.join(", ")}); using ${name}`;
@@ -200,11 +210,8 @@ function* inspect(ctx: Context, name: string, dir: string): FsTask<ScanItem | un
       return warn("unreadable", `skill directory ${dir} cannot be read (${code}); skipped`, dir);
     }
   }
-  const remember = (fileSig: string, item: Candidate | undefined) => {
-    const same = prev?.dirSig === dirSig && prev.listing === listing && prev.fileSig === fileSig;
-    ctx.next.set(dir, same && prev.item === item ? prev : { dirSig, listing, fileSig, item });
-    return item;
-  };
+  const remember = (fileSig: string, item: Candidate | undefined) =>
+    keep(ctx, dir, prev, { dirSig, listing, fileSig, item });
   const { chosen } = listing;
   if (chosen === undefined) return remember("", undefined);
   const file = child(dir, chosen.name);
@@ -253,6 +260,18 @@ function* inspect(ctx: Context, name: string, dir: string): FsTask<ScanItem | un
     outcome = { ok: false, problem: "file", message: `cannot be read (${code})` };
   }
   return remember(fileSig, candidate(name, dir, file, sig, outcome, listing.warnings));
+}
+
+/** Remember what `dir` gave for the next scan (the previous memo itself when nothing changed); gives its item. */
+function keep(ctx: Context, dir: string, prev: DirMemo | undefined, memo: DirMemo): Candidate | undefined {
+  const same =
+    prev !== undefined &&
+    prev.dirSig === memo.dirSig &&
+    prev.listing === memo.listing &&
+    prev.fileSig === memo.fileSig &&
+    prev.item === memo.item;
+  ctx.next.set(dir, same ? prev : memo);
+  return memo.item;
 }
 
 function candidate(
