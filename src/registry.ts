@@ -157,6 +157,8 @@ class Registry implements AgentSkills {
       generation,
     };
     emit(merged.warnings);
+    // From an empty catalog every name is new, and already sorted.
+    if (before.skills.size === 0) return Object.freeze({ ...NOTHING, added: Object.freeze(names) });
     return diff(before.skills, merged.skills);
   }
 }
