@@ -17,10 +17,14 @@ export interface Entry {
 /** What a path is after following symlinks, with a signature that changes whenever its content may have. */
 export interface Stat {
   readonly type: "file" | "dir" | "other";
-  /** dev, ino, size, mtime and ctime in nanoseconds. */
+  /**
+   * dev, ino, size, mtime and ctime, the times in milliseconds to the fraction Node gives (well under
+   * a microsecond). A scan does not trust a signature younger than 100 ms, so a later change always
+   * shows as a different time: nanoseconds (BigInt stats, three times dearer) would add nothing.
+   */
   readonly sig: string;
-  /** The later of mtime and ctime, in nanoseconds since the epoch: how recent the last change is. */
-  readonly changed: bigint;
+  /** The later of mtime and ctime, in milliseconds since the epoch: how recent the last change is. */
+  readonly changed: number;
 }
 
 /** The bytes of a manifest, or why it could not be taken. */
@@ -88,16 +92,15 @@ function typeOf(st: fs.Stats): EntryType {
   return st.isSymbolicLink() ? "symlink" : st.isDirectory() ? "dir" : st.isFile() ? "file" : "other";
 }
 
-function toStat(st: fs.BigIntStats): Stat {
+function toStat(st: fs.Stats): Stat {
   const type = st.isFile() ? "file" : st.isDirectory() ? "dir" : "other";
-  // biome-ignore lint/complexity/useMathMinMax: Math.max does not take BigInt.
-  const changed = st.mtimeNs > st.ctimeNs ? st.mtimeNs : st.ctimeNs;
+  const changed = Math.max(st.mtimeMs, st.ctimeMs);
   // join builds one flat string; a template literal builds a rope of many parts that the GC must trace.
-  const sig = [st.dev, st.ino, st.size, st.mtimeNs, st.ctimeNs].join(":");
+  const sig = [st.dev, st.ino, st.size, st.mtimeMs, st.ctimeMs].join(":");
   return { type, sig, changed };
 }
 
-function kindOf(st: fs.BigIntStats): string {
+function kindOf(st: fs.Stats): string {
   if (st.isDirectory()) return "a directory";
   if (st.isFIFO()) return "a FIFO";
   if (st.isCharacterDevice()) return "a character device";
@@ -111,11 +114,9 @@ function manifestFlags(noFollow: boolean): number {
   return fs.constants.O_RDONLY | O_NONBLOCK | (noFollow ? O_NOFOLLOW : 0);
 }
 
-const MAX_BIG = BigInt(MAX_MANIFEST_BYTES);
-
-function checkManifest(st: fs.BigIntStats): ManifestRead | undefined {
+function checkManifest(st: fs.Stats): ManifestRead | undefined {
   if (!st.isFile()) return { kind: "not_regular", what: kindOf(st) };
-  if (st.size > MAX_BIG) return { kind: "too_large", size: Number(st.size) };
+  if (st.size > MAX_MANIFEST_BYTES) return { kind: "too_large", size: st.size };
   return undefined;
 }
 
@@ -175,14 +176,14 @@ export function runOpSync(op: FsOp): FsResult[keyof FsResult] {
     case "lstat":
       return typeOf(fs.lstatSync(op.path));
     case "stat":
-      return toStat(fs.statSync(op.path, { bigint: true }));
+      return toStat(fs.statSync(op.path));
     case "readManifest": {
       const fd = fs.openSync(op.path, manifestFlags(op.noFollow));
       try {
-        const st = fs.fstatSync(fd, { bigint: true });
+        const st = fs.fstatSync(fd);
         const refused = checkManifest(st);
         if (refused !== undefined) return refused;
-        return finishRead(readBoundedSync(fd, Number(st.size)), toStat(st));
+        return finishRead(readBoundedSync(fd, st.size), toStat(st));
       } finally {
         fs.closeSync(fd);
       }
@@ -227,14 +228,14 @@ export async function runOpAsync(op: FsOp): Promise<FsResult[keyof FsResult]> {
     case "lstat":
       return typeOf(await pLstat(op.path));
     case "stat":
-      return toStat(await pStat(op.path, { bigint: true }));
+      return toStat(await pStat(op.path));
     case "readManifest": {
       const fd = await pOpen(op.path, manifestFlags(op.noFollow));
       try {
-        const st = await pFstat(fd, { bigint: true });
+        const st = await pFstat(fd);
         const refused = checkManifest(st);
         if (refused !== undefined) return refused;
-        return finishRead(await readBoundedAsync(fd, Number(st.size)), toStat(st));
+        return finishRead(await readBoundedAsync(fd, st.size), toStat(st));
       } finally {
         await pClose(fd);
       }

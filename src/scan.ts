@@ -68,15 +68,13 @@ interface Context {
   readonly config: SkillConfig;
   readonly previous: ScanCache;
   readonly next: ScanCache;
-  /** Signatures of changes after these instants are not trusted: [fine-grained, whole-second] timestamps. */
-  readonly after: readonly [bigint, bigint];
+  /** Signatures of changes after these instants (ms) are not trusted: [fine-grained, whole-second] timestamps. */
+  readonly after: readonly [number, number];
 }
 
-const SECOND = 1_000_000_000n;
-
 function context(config: SkillConfig, previous: ScanCache): Context {
-  const now = BigInt(Date.now()) * 1_000_000n;
-  return { config, previous, next: new Map(), after: [now - SECOND / 10n, now - 2n * SECOND] };
+  const now = Date.now();
+  return { config, previous, next: new Map(), after: [now - 100, now - 2000] };
 }
 
 /**
@@ -85,7 +83,7 @@ function context(config: SkillConfig, previous: ScanCache): Context {
  * Timestamps in whole seconds mean a coarse file system (FAT, HFS+, some network mounts).
  */
 function trusted(ctx: Context, st: Stat): string {
-  return st.changed > ctx.after[st.changed % SECOND === 0n ? 1 : 0] ? "" : st.sig;
+  return st.changed > ctx.after[st.changed % 1000 === 0 ? 1 : 0] ? "" : st.sig;
 }
 
 /**
