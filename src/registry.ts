@@ -4,7 +4,7 @@ import { SkillError } from "./errors.js";
 import { bodyText } from "./manifest.js";
 import { type Entry, type Merged, merge, mergeSteps } from "./merge.js";
 import { confine, listResources } from "./resources.js";
-import { type Scan, type ScanCache, type ScanItem, scanAsync, scanSync } from "./scan.js";
+import { NO_CACHE, type Scan, type ScanCache, type ScanItem, scanAsync, scanSync } from "./scan.js";
 import type {
   AgentSkills,
   AgentSkillsOptions,
@@ -32,7 +32,7 @@ const EMPTY: Snapshot = {
   warnings: [],
   list: [],
   roots: [],
-  cache: new Map(),
+  cache: NO_CACHE,
   generation: 0,
 };
 

@@ -1,58 +1,23 @@
 // Roots → candidate skill directories → manifest outcomes, written once as fs tasks with a sync and an async driver.
 import * as path from "node:path";
 import { errnoCode } from "./errors.js";
+import { type Entry, type FsTask, readdir, runAsync, runSync, stat } from "./fsx.js";
 import {
-  type Entry,
-  type FsTask,
-  lstat,
-  names,
-  readdir,
-  readManifest,
-  runAsync,
-  runSync,
-  type Stat,
-  stat,
-} from "./fsx.js";
-import { type ManifestOutcome, parseManifest } from "./skill.js";
-import type { SkillConfig, SkillRoot, SkillWarning } from "./types.js";
-import { warning } from "./warnings.js";
+  type Context,
+  child,
+  context,
+  GONE,
+  inspect,
+  NO_CACHE,
+  type ScanCache,
+  type ScanItem,
+  type Slot,
+  trusted,
+  warn,
+} from "./inspect.js";
+import type { SkillConfig, SkillRoot } from "./types.js";
 
-/** A directory that holds a manifest, with what the manifest amounted to. */
-export interface Candidate {
-  readonly kind: "candidate";
-  /** The directory's name under the root. */
-  readonly dirName: string;
-  readonly dir: string;
-  readonly path: string;
-  /** File signature of the manifest read; "" when it could not be read. */
-  readonly sig: string;
-  readonly outcome: ManifestOutcome;
-  /** Warnings about this candidate that do not decide its fate (several manifests, repair, name mismatch). */
-  readonly warnings: readonly SkillWarning[];
-}
-
-/** One root's findings in sorted directory order: candidates, and warnings where they arose. */
-export type ScanItem = Candidate | { readonly kind: "warning"; readonly warning: SkillWarning };
-
-/** The entry of a skill directory taken as its manifest, and the warning when there were several. */
-interface Listing {
-  /** `symlink` is unknown (undefined) when the listing was taken without entry types. */
-  readonly chosen: { readonly name: string; readonly symlink: boolean | undefined } | undefined;
-  readonly warnings: readonly SkillWarning[];
-}
-
-/** What a skill directory gave at a scan, reused by the next while its signatures are unchanged. */
-interface DirMemo {
-  /** The directory's signature when its listing was taken; "" when it changed too recently to vouch for. */
-  readonly dirSig: string;
-  readonly listing: Listing;
-  /** The manifest's signature when `item` came from reading it; "" when it must be read again. */
-  readonly fileSig: string;
-  readonly item: Candidate | undefined;
-}
-
-/** What each skill directory gave, by directory path: the memory that makes `refresh` cheap. */
-export type ScanCache = Map<string, DirMemo>;
+export { type Candidate, NO_CACHE, type ScanCache, type ScanItem } from "./inspect.js";
 
 /** The result of scanning every root. */
 export interface Scan {
@@ -62,74 +27,42 @@ export interface Scan {
   readonly cache: ScanCache;
 }
 
-type Slot = { readonly kind: "dir"; readonly name: string; readonly dir: string } | ScanItem;
-
-interface Context {
-  readonly config: SkillConfig;
-  readonly previous: ScanCache;
-  readonly next: ScanCache;
-  /** Signatures of changes after these instants (ms) are not trusted: [fine-grained, whole-second] timestamps. */
-  readonly after: readonly [number, number];
-}
-
-function context(config: SkillConfig, previous: ScanCache): Context {
-  const now = Date.now();
-  return { config, previous, next: new Map(), after: [now - 100, now - 2000] };
-}
-
 /**
- * A change within the file system's timestamp granularity of a read may leave the signature as it
- * was (the "racy" case), so a signature that recent is not trusted: the next scan reads again.
- * Timestamps in whole seconds mean a coarse file system (FAT, HFS+, some network mounts).
+ * A root's entries that may be skill directories, in sorted order, with findings about the others. The
+ * listing is reused while the root's signature holds (its entries can only change with it); the slots
+ * too, unless an entry is a symlink, whose target can change on its own.
  */
-function trusted(ctx: Context, st: Stat): string {
-  return st.changed > ctx.after[st.changed % 1000 === 0 ? 1 : 0] ? "" : st.sig;
-}
-
-/**
- * `name` under `dir`; names from readdir hold no separator, so no normalisation is needed. join makes
- * one flat string, cheaper for the GC to keep than the rope that `+` builds.
- */
-function child(dir: string, name: string): string {
-  return dir.endsWith(path.sep) ? dir + name : [dir, name].join(path.sep);
-}
-
-const warn = (
-  code: Parameters<typeof warning>[0],
-  message: string,
-  p?: string,
-  skill?: string,
-): ScanItem => ({
-  kind: "warning",
-  warning: warning(code, message, p, skill),
-});
-
-const GONE = new Set(["ENOENT", "ENOTDIR", "ELOOP"]);
-
-function* listRoot(root: SkillRoot, follow: boolean): FsTask<Slot[]> {
-  let entries: Entry[];
+function* listRoot(ctx: Context, root: SkillRoot): FsTask<readonly Slot[]> {
+  const follow = ctx.config.followSymlinks;
+  const prev = ctx.previous.roots.get(root.path);
+  let sig = "";
   try {
-    entries = yield* readdir(root.path);
-  } catch (e) {
-    const code = errnoCode(e);
-    if (code === "ENOENT") return [];
-    if (code === "ENOTDIR") {
-      // ENOTDIR also comes when a parent of the root is a file: then the root simply does not exist.
-      try {
-        yield* stat(root.path);
-      } catch {
-        return [];
-      }
-      return [warn("root_not_directory", `root ${root.path} is not a directory`, root.path)];
+    if (prev !== undefined) sig = trusted(ctx, yield* stat(root.path));
+  } catch {
+    // The readdir below meets the same problem and reports it.
+  }
+  const same = prev !== undefined && sig !== "" && sig === prev.sig;
+  if (same && !prev.links) {
+    ctx.next.roots.set(root.path, prev);
+    return prev.slots;
+  }
+  let entries: readonly Entry[];
+  if (same) entries = prev.entries;
+  else {
+    try {
+      entries = yield* readdir(root.path);
+    } catch (e) {
+      return yield* unlisted(root, e);
     }
-    return [warn("root_unreadable", `root ${root.path} cannot be read (${code ?? String(e)})`, root.path)];
   }
   const slots: Slot[] = [];
+  let links = false;
   for (const entry of entries) {
     const dir = child(root.path, entry.name);
     if (entry.type === "dir") {
       slots.push({ kind: "dir", name: entry.name, dir });
     } else if (entry.type === "symlink" && follow) {
+      links = true;
       try {
         const target = yield* stat(dir);
         if (target.type === "dir") slots.push({ kind: "dir", name: entry.name, dir });
@@ -143,178 +76,32 @@ function* listRoot(root: SkillRoot, follow: boolean): FsTask<Slot[]> {
       }
     }
   }
+  ctx.next.roots.set(root.path, { sig, entries, slots, links });
   return slots;
 }
 
-const NONE: readonly SkillWarning[] = Object.freeze([]);
-const NO_MANIFEST: Listing = Object.freeze({ chosen: undefined, warnings: NONE });
-const JUST_SKILL_MD: Listing = Object.freeze({
-  chosen: { name: "SKILL.md", symlink: undefined },
-  warnings: NONE,
-});
-const JUST_SKILL_MD_NOT_LINK: Listing = Object.freeze({
-  chosen: { name: "SKILL.md", symlink: false },
-  warnings: NONE,
-});
-
-const isManifest = (name: string) => name.length === 8 && name.toLowerCase() === "skill.md";
-
-/**
- * The manifest of a skill directory: `SKILL.md` if present, else the first by code-unit order, with
- * a warning when there are several. Symlinks are left out unless followed; when they are, the
- * cheaper untyped listing is enough.
- */
-function* list(dir: string, follow: boolean): FsTask<Listing> {
-  let manifests: string[];
-  if (follow) {
-    const all = yield* names(dir);
-    // Almost every directory holds exactly SKILL.md: those share one frozen listing, found without lists.
-    let count = 0;
-    for (const n of all) if (isManifest(n)) count++;
-    if (count === 0) return NO_MANIFEST;
-    if (count === 1 && all.includes("SKILL.md")) return JUST_SKILL_MD;
-    manifests = all.filter(isManifest).sort();
-  } else {
-    manifests = (yield* readdir(dir))
-      .filter((e) => isManifest(e.name) && e.type !== "symlink")
-      .map((e) => e.name);
-  }
-  const name = manifests.includes("SKILL.md") ? "SKILL.md" : manifests[0];
-  if (name === undefined) return NO_MANIFEST;
-  if (name === "SKILL.md" && manifests.length === 1) return JUST_SKILL_MD_NOT_LINK;
-  const chosen = { name, symlink: follow ? undefined : false };
-  if (manifests.length === 1) return { chosen, warnings: NONE };
-  const message = `${dir} has several manifests (${manifests.join(", ")}); using ${name}`;
-  return { chosen, warnings: [warning("multiple_manifests", message, child(dir, name))] };
-}
-
-function* inspect(ctx: Context, name: string, dir: string): FsTask<ScanItem | undefined> {
-  const prev = ctx.previous.get(dir);
-  // The directory's signature is taken before its listing, so a change after this point shows next
-  // time; and only once the directory has been seen, which keeps the first scan to the I/O it needs.
-  let dirSig = "";
-  try {
-    if (prev !== undefined) dirSig = trusted(ctx, yield* stat(dir));
-  } catch {
-    // The readdir below meets the same problem and reports it.
-  }
-  let listing: Listing;
-  if (prev !== undefined && dirSig !== "" && dirSig === prev.dirSig) listing = prev.listing;
-  else {
+/** What a root that cannot be listed gives: nothing when it does not exist, else a warning. */
+function* unlisted(root: SkillRoot, e: unknown): FsTask<readonly Slot[]> {
+  const code = errnoCode(e);
+  if (code === "ENOENT") return [];
+  if (code === "ENOTDIR") {
+    // ENOTDIR also comes when a parent of the root is a file: then the root simply does not exist.
     try {
-      listing = yield* list(dir, ctx.config.followSymlinks);
-    } catch (e) {
-      const code = errnoCode(e) ?? String(e);
-      return warn("unreadable", `skill directory ${dir} cannot be read (${code}); skipped`, dir);
+      yield* stat(root.path);
+    } catch {
+      return [];
     }
+    return [warn("root_not_directory", `root ${root.path} is not a directory`, root.path)];
   }
-  const remember = (fileSig: string, item: Candidate | undefined) =>
-    keep(ctx, dir, prev, { dirSig, listing, fileSig, item });
-  const { chosen } = listing;
-  if (chosen === undefined) return remember("", undefined);
-  const file = child(dir, chosen.name);
-  let fileSig = "";
-  let sig = "";
-  let outcome: ManifestOutcome | undefined;
-  try {
-    const before = prev?.item;
-    if (before !== undefined && prev?.fileSig !== "" && before.path === file) {
-      if ((yield* stat(file)).sig === prev?.fileSig) {
-        // Same listing, same file: the very same candidate, which lets the registry skip the merge.
-        if (listing === prev.listing) return remember(prev.fileSig, before);
-        ({ sig, outcome } = before);
-        fileSig = prev.fileSig;
-      }
-    }
-    if (outcome === undefined) {
-      const read = yield* readManifest(file, !ctx.config.followSymlinks);
-      if (read.kind === "not_regular")
-        outcome = { ok: false, problem: "file", message: `is ${read.what}, not a regular file` };
-      else if (read.kind === "too_large")
-        outcome = { ok: false, problem: "file", message: `is ${read.size} bytes, over the 1 MiB limit` };
-      else {
-        sig = read.stat.sig;
-        fileSig = trusted(ctx, read.stat);
-        outcome = parseManifest(read.bytes, !ctx.config.strict);
-      }
-    }
-  } catch (e) {
-    const code = errnoCode(e) ?? String(e);
-    if (GONE.has(code)) {
-      let symlink = chosen.symlink;
-      try {
-        symlink ??= (yield* lstat(file)) === "symlink";
-      } catch {
-        symlink = false;
-      }
-      return symlink
-        ? warn(
-            "dangling_symlink",
-            `manifest symlink ${file} points to nothing usable (${code}); skipped`,
-            file,
-          )
-        : warn("unreadable", `manifest ${file} vanished during the scan (${code}); skipped`, file);
-    }
-    outcome = { ok: false, problem: "file", message: `cannot be read (${code})` };
-  }
-  return remember(fileSig, candidate(name, dir, file, sig, outcome, listing.warnings));
+  return [warn("root_unreadable", `root ${root.path} cannot be read (${code ?? String(e)})`, root.path)];
 }
 
-/** Remember what `dir` gave for the next scan (the previous memo itself when nothing changed); gives its item. */
-function keep(ctx: Context, dir: string, prev: DirMemo | undefined, memo: DirMemo): Candidate | undefined {
-  const same =
-    prev !== undefined &&
-    prev.dirSig === memo.dirSig &&
-    prev.listing === memo.listing &&
-    prev.fileSig === memo.fileSig &&
-    prev.item === memo.item;
-  ctx.next.set(dir, same ? prev : memo);
-  return memo.item;
-}
-
-function candidate(
-  name: string,
-  dir: string,
-  file: string,
-  sig: string,
-  outcome: ManifestOutcome,
-  listed: readonly SkillWarning[],
-): Candidate {
-  const warnings: SkillWarning[] = [];
-  for (const w of listed) warnings.push(w);
-  if (outcome.ok) {
-    const skill = outcome.fields.name;
-    const note = (code: "yaml_repaired" | "tools_ignored" | "name_mismatch", text: string) =>
-      warnings.push(warning(code, `${file}: ${text}`, file, skill));
-    if (outcome.repaired)
-      note(
-        "yaml_repaired",
-        `frontmatter is not valid YAML; loaded after quoting plain values that contain ": "`,
-      );
-    if (outcome.fields.toolsIgnored) {
-      const why = "is not a string or a list of strings, so it does not set allowedTools; kept in metadata";
-      note("tools_ignored", `"tools" ${why}`);
-    }
-    if (skill !== name)
-      note("name_mismatch", `name "${skill}" differs from its directory "${name}"; loaded as "${skill}"`);
-  }
-  return {
-    kind: "candidate",
-    dirName: name,
-    dir,
-    path: file,
-    sig,
-    outcome,
-    warnings: warnings.length > 0 ? warnings : NONE,
-  };
-}
-
-/** Scan every root synchronously. `previous` holds what to reuse for unchanged directories and files. */
-export function scanSync(config: SkillConfig, previous: ScanCache): Scan {
+/** Scan every root synchronously. `previous` holds what to reuse for unchanged roots, directories and files. */
+export function scanSync(config: SkillConfig, previous: ScanCache = NO_CACHE): Scan {
   const ctx = context(config, previous);
   const roots = config.roots.map((root) => {
     const items: ScanItem[] = [];
-    for (const slot of runSync(listRoot(root, config.followSymlinks))) {
+    for (const slot of runSync(listRoot(ctx, root))) {
       const item = slot.kind === "dir" ? runSync(inspect(ctx, slot.name, slot.dir)) : slot;
       if (item !== undefined) items.push(item);
     }
@@ -328,7 +115,7 @@ export function scanSync(config: SkillConfig, previous: ScanCache): Scan {
  * parse), without scanning its siblings; `undefined` when it holds no manifest.
  */
 export function inspectSync(config: SkillConfig, dir: string): ScanItem | undefined {
-  return runSync(inspect(context(config, new Map()), path.basename(dir), dir));
+  return runSync(inspect(context(config, NO_CACHE), path.basename(dir), dir));
 }
 
 /** How many skill directories the async scan inspects at once. */
@@ -337,9 +124,7 @@ const CONCURRENCY = 32;
 /** Scan every root without blocking; the result is identical to {@link scanSync}'s. */
 export async function scanAsync(config: SkillConfig, previous: ScanCache): Promise<Scan> {
   const ctx = context(config, previous);
-  const listed = await Promise.all(
-    config.roots.map((root) => runAsync(listRoot(root, config.followSymlinks))),
-  );
+  const listed = await Promise.all(config.roots.map((root) => runAsync(listRoot(ctx, root))));
   const results: (ScanItem | undefined)[][] = listed.map((slots) => new Array(slots.length));
   const jobs: [number, number, string, string][] = [];
   listed.forEach((slots, r) => {

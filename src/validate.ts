@@ -128,7 +128,7 @@ function checkRoot(
   checked: Set<string>,
 ): Draft[] {
   const one: SkillConfig = { ...config, roots: [root] };
-  const items = scanSync(one, new Map()).roots[0] ?? [];
+  const items = scanSync(one).roots[0] ?? [];
   const out: Draft[] = [];
   for (const item of items) {
     if (item.kind === "warning") out.push(fromWarning(item.warning));

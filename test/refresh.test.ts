@@ -48,14 +48,14 @@ function watched(options: Parameters<typeof createAgentSkills>[0]) {
 }
 
 describe("refresh reuses what did not change", () => {
-  test("an unchanged store is re-listed by its roots and two stats per skill, and no manifest is read", async () => {
+  test("an unchanged store costs one stat per root and two per skill, and nothing is listed or read", async () => {
     const root = writeTree({ "a/SKILL.md": skill("a"), "b/SKILL.md": skill("b"), "c/notes.txt": "x" });
     await age(path.join(root, "b/SKILL.md"));
     const s = createAgentSkills({ roots: [{ path: root }] });
-    // Discovery does not stat skill directories; the first refresh does, and lists them once more.
-    expect(opsOf(() => s.refresh())).toEqual({ readdir: 4, stat: 5 });
+    // Discovery does not stat roots and skill directories; the first refresh does, and lists them once more.
+    expect(opsOf(() => s.refresh())).toEqual({ readdir: 4, stat: 6 });
     let result: unknown;
-    expect(opsOf(() => (result = s.refresh()))).toEqual({ readdir: 1, stat: 5 });
+    expect(opsOf(() => (result = s.refresh()))).toEqual({ stat: 6 });
     expect(result).toEqual(NOTHING);
     expect(s.listSkills().map((x) => x.description)).toEqual(["The a skill.", "The b skill."]);
   });
@@ -120,6 +120,20 @@ describe("refresh sees every change", () => {
     expect(s.refresh()).toEqual({ added: [], removed: [], changed: ["x"] });
     expect(s.getSkill("x")?.description).toBe("Other words.");
     expect(s.getSkill("x")?.path).toBe(path.join(root, "x", "SKILL.md"));
+  });
+
+  test("a dangling skill symlink whose target appears, the root itself untouched", async () => {
+    const base = writeTree({
+      "root/a/SKILL.md": skill("a"),
+      "root/later": { symlink: "../elsewhere/later" },
+    });
+    const root = path.join(base, "root");
+    await age(path.join(root, "a/SKILL.md"));
+    const s = watched({ roots: [{ path: root }] });
+    expect(s.warnings.map((w) => w.code)).toEqual(["dangling_symlink"]);
+    writeTree({ "elsewhere/later/SKILL.md": skill("later") }, base);
+    expect(s.refresh()).toEqual({ added: ["later"], removed: [], changed: [] });
+    expect(s.warnings).toEqual([]);
   });
 
   test("an added and a removed skill, and a name that a later root takes over", async () => {

@@ -1,0 +1,272 @@
+// One skill directory → its candidate (manifest choice, read, parse), with the memo that lets the next scan skip what did not change.
+import * as path from "node:path";
+import { errnoCode } from "./errors.js";
+import { type FsTask, lstat, names, readdir, readManifest, type Stat, stat } from "./fsx.js";
+import { type ManifestOutcome, parseManifest } from "./skill.js";
+import type { SkillConfig, SkillWarning } from "./types.js";
+import { warning } from "./warnings.js";
+
+/** A directory that holds a manifest, with what the manifest amounted to. */
+export interface Candidate {
+  readonly kind: "candidate";
+  /** The directory's name under the root. */
+  readonly dirName: string;
+  readonly dir: string;
+  readonly path: string;
+  /** File signature of the manifest read; "" when it could not be read. */
+  readonly sig: string;
+  readonly outcome: ManifestOutcome;
+  /** Warnings about this candidate that do not decide its fate (several manifests, repair, name mismatch). */
+  readonly warnings: readonly SkillWarning[];
+}
+
+/** One root's findings in sorted directory order: candidates, and warnings where they arose. */
+export type ScanItem = Candidate | { readonly kind: "warning"; readonly warning: SkillWarning };
+
+/** The entry of a skill directory taken as its manifest, and the warning when there were several. */
+interface Listing {
+  /** `symlink` is unknown (undefined) when the listing was taken without entry types. */
+  readonly chosen: { readonly name: string; readonly symlink: boolean | undefined } | undefined;
+  readonly warnings: readonly SkillWarning[];
+}
+
+/** What a skill directory gave at a scan, reused by the next while its signatures are unchanged. */
+interface DirMemo {
+  /** The directory's signature when its listing was taken; "" when it changed too recently to vouch for. */
+  readonly dirSig: string;
+  readonly listing: Listing;
+  /** The manifest's signature when `item` came from reading it; "" when it must be read again. */
+  readonly fileSig: string;
+  readonly item: Candidate | undefined;
+}
+
+/** What a root's listing gave at a scan, reused by the next while the root's signature is unchanged. */
+export interface RootMemo {
+  /** The root's signature when it was listed; "" when it changed too recently to vouch for. */
+  readonly sig: string;
+  readonly entries: readonly import("./fsx.js").Entry[];
+  /** What the entries gave, reusable as they are when no entry is a symlink (whose target may change). */
+  readonly slots: readonly Slot[];
+  readonly links: boolean;
+}
+
+/** A skill directory to inspect, or a finding about a root entry. */
+export type Slot = { readonly kind: "dir"; readonly name: string; readonly dir: string } | ScanItem;
+
+/** What the last scan learned, handed to the next: the memory that makes `refresh` cheap. */
+export interface ScanCache {
+  /** By skill directory path. */
+  readonly dirs: ReadonlyMap<string, DirMemo>;
+  /** By root path. */
+  readonly roots: ReadonlyMap<string, RootMemo>;
+}
+
+/** A cache that knows nothing: the first scan's. */
+export const NO_CACHE: ScanCache = { dirs: new Map(), roots: new Map() };
+
+/** One scan's state: the config, the cache it reads and the one it fills. */
+export interface Context {
+  readonly config: SkillConfig;
+  readonly previous: ScanCache;
+  readonly next: { readonly dirs: Map<string, DirMemo>; readonly roots: Map<string, RootMemo> };
+  /** Signatures of changes after these instants (ms) are not trusted: [fine-grained, whole-second] timestamps. */
+  readonly after: readonly [number, number];
+}
+
+/** The state of a scan that starts now. */
+export function context(config: SkillConfig, previous: ScanCache): Context {
+  const now = Date.now();
+  return { config, previous, next: { dirs: new Map(), roots: new Map() }, after: [now - 100, now - 2000] };
+}
+
+/**
+ * A change within the file system's timestamp granularity of a read may leave the signature as it
+ * was (the "racy" case), so a signature that recent is not trusted: the next scan reads again.
+ * Timestamps in whole seconds mean a coarse file system (FAT, HFS+, some network mounts).
+ */
+export function trusted(ctx: Context, st: Stat): string {
+  return st.changed > ctx.after[st.changed % 1000 === 0 ? 1 : 0] ? "" : st.sig;
+}
+
+/**
+ * `name` under `dir`; names from readdir hold no separator, so no normalisation is needed. join makes
+ * one flat string, cheaper for the GC to keep than the rope that `+` builds.
+ */
+export function child(dir: string, name: string): string {
+  return dir.endsWith(path.sep) ? dir + name : [dir, name].join(path.sep);
+}
+
+export const warn = (
+  code: Parameters<typeof warning>[0],
+  message: string,
+  p?: string,
+  skill?: string,
+): ScanItem => ({
+  kind: "warning",
+  warning: warning(code, message, p, skill),
+});
+
+export const GONE = new Set(["ENOENT", "ENOTDIR", "ELOOP"]);
+
+const NONE: readonly SkillWarning[] = Object.freeze([]);
+const NO_MANIFEST: Listing = Object.freeze({ chosen: undefined, warnings: NONE });
+const JUST_SKILL_MD: Listing = Object.freeze({
+  chosen: { name: "SKILL.md", symlink: undefined },
+  warnings: NONE,
+});
+const JUST_SKILL_MD_NOT_LINK: Listing = Object.freeze({
+  chosen: { name: "SKILL.md", symlink: false },
+  warnings: NONE,
+});
+
+const isManifest = (name: string) => name.length === 8 && name.toLowerCase() === "skill.md";
+
+/**
+ * The manifest of a skill directory: `SKILL.md` if present, else the first by code-unit order, with
+ * a warning when there are several. Symlinks are left out unless followed; when they are, the
+ * cheaper untyped listing is enough.
+ */
+function* list(dir: string, follow: boolean): FsTask<Listing> {
+  let manifests: string[];
+  if (follow) {
+    const all = yield* names(dir);
+    // Almost every directory holds exactly SKILL.md: those share one frozen listing, found without lists.
+    let count = 0;
+    for (const n of all) if (isManifest(n)) count++;
+    if (count === 0) return NO_MANIFEST;
+    if (count === 1 && all.includes("SKILL.md")) return JUST_SKILL_MD;
+    manifests = all.filter(isManifest).sort();
+  } else {
+    manifests = (yield* readdir(dir))
+      .filter((e) => isManifest(e.name) && e.type !== "symlink")
+      .map((e) => e.name);
+  }
+  const name = manifests.includes("SKILL.md") ? "SKILL.md" : manifests[0];
+  if (name === undefined) return NO_MANIFEST;
+  if (name === "SKILL.md" && manifests.length === 1) return JUST_SKILL_MD_NOT_LINK;
+  const chosen = { name, symlink: follow ? undefined : false };
+  if (manifests.length === 1) return { chosen, warnings: NONE };
+  const message = `${dir} has several manifests (${manifests.join(", ")}); using ${name}`;
+  return { chosen, warnings: [warning("multiple_manifests", message, child(dir, name))] };
+}
+
+export function* inspect(ctx: Context, name: string, dir: string): FsTask<ScanItem | undefined> {
+  const prev = ctx.previous.dirs.get(dir);
+  // The directory's signature is taken before its listing, so a change after this point shows next
+  // time; and only once the directory has been seen, which keeps the first scan to the I/O it needs.
+  let dirSig = "";
+  try {
+    if (prev !== undefined) dirSig = trusted(ctx, yield* stat(dir));
+  } catch {
+    // The readdir below meets the same problem and reports it.
+  }
+  let listing: Listing;
+  if (prev !== undefined && dirSig !== "" && dirSig === prev.dirSig) listing = prev.listing;
+  else {
+    try {
+      listing = yield* list(dir, ctx.config.followSymlinks);
+    } catch (e) {
+      const code = errnoCode(e) ?? String(e);
+      return warn("unreadable", `skill directory ${dir} cannot be read (${code}); skipped`, dir);
+    }
+  }
+  const remember = (fileSig: string, item: Candidate | undefined) =>
+    keep(ctx, dir, prev, { dirSig, listing, fileSig, item });
+  const { chosen } = listing;
+  if (chosen === undefined) return remember("", undefined);
+  const file = child(dir, chosen.name);
+  let fileSig = "";
+  let sig = "";
+  let outcome: ManifestOutcome | undefined;
+  try {
+    const before = prev?.item;
+    if (before !== undefined && prev?.fileSig !== "" && before.path === file) {
+      if ((yield* stat(file)).sig === prev?.fileSig) {
+        // Same listing, same file: the very same candidate, which lets the registry skip the merge.
+        if (listing === prev.listing) return remember(prev.fileSig, before);
+        ({ sig, outcome } = before);
+        fileSig = prev.fileSig;
+      }
+    }
+    if (outcome === undefined) {
+      const read = yield* readManifest(file, !ctx.config.followSymlinks);
+      if (read.kind === "not_regular")
+        outcome = { ok: false, problem: "file", message: `is ${read.what}, not a regular file` };
+      else if (read.kind === "too_large")
+        outcome = { ok: false, problem: "file", message: `is ${read.size} bytes, over the 1 MiB limit` };
+      else {
+        sig = read.stat.sig;
+        fileSig = trusted(ctx, read.stat);
+        outcome = parseManifest(read.bytes, !ctx.config.strict);
+      }
+    }
+  } catch (e) {
+    const code = errnoCode(e) ?? String(e);
+    if (GONE.has(code)) {
+      let symlink = chosen.symlink;
+      try {
+        symlink ??= (yield* lstat(file)) === "symlink";
+      } catch {
+        symlink = false;
+      }
+      return symlink
+        ? warn(
+            "dangling_symlink",
+            `manifest symlink ${file} points to nothing usable (${code}); skipped`,
+            file,
+          )
+        : warn("unreadable", `manifest ${file} vanished during the scan (${code}); skipped`, file);
+    }
+    outcome = { ok: false, problem: "file", message: `cannot be read (${code})` };
+  }
+  return remember(fileSig, candidate(name, dir, file, sig, outcome, listing.warnings));
+}
+
+/** Remember what `dir` gave for the next scan (the previous memo itself when nothing changed); gives its item. */
+function keep(ctx: Context, dir: string, prev: DirMemo | undefined, memo: DirMemo): Candidate | undefined {
+  const same =
+    prev !== undefined &&
+    prev.dirSig === memo.dirSig &&
+    prev.listing === memo.listing &&
+    prev.fileSig === memo.fileSig &&
+    prev.item === memo.item;
+  ctx.next.dirs.set(dir, same ? prev : memo);
+  return memo.item;
+}
+
+function candidate(
+  name: string,
+  dir: string,
+  file: string,
+  sig: string,
+  outcome: ManifestOutcome,
+  listed: readonly SkillWarning[],
+): Candidate {
+  const warnings: SkillWarning[] = [];
+  for (const w of listed) warnings.push(w);
+  if (outcome.ok) {
+    const skill = outcome.fields.name;
+    const note = (code: "yaml_repaired" | "tools_ignored" | "name_mismatch", text: string) =>
+      warnings.push(warning(code, `${file}: ${text}`, file, skill));
+    if (outcome.repaired)
+      note(
+        "yaml_repaired",
+        `frontmatter is not valid YAML; loaded after quoting plain values that contain ": "`,
+      );
+    if (outcome.fields.toolsIgnored) {
+      const why = "is not a string or a list of strings, so it does not set allowedTools; kept in metadata";
+      note("tools_ignored", `"tools" ${why}`);
+    }
+    if (skill !== name)
+      note("name_mismatch", `name "${skill}" differs from its directory "${name}"; loaded as "${skill}"`);
+  }
+  return {
+    kind: "candidate",
+    dirName: name,
+    dir,
+    path: file,
+    sig,
+    outcome,
+    warnings: warnings.length > 0 ? warnings : NONE,
+  };
+}
