@@ -157,7 +157,7 @@ function readBoundedSync(fd: number, expected: number): Buffer {
     // fstat's size is what the signature describes: stop there instead of paying a call to see EOF.
     if (total === expected) break;
   }
-  return buf.subarray(0, total);
+  return total === buf.length ? buf : buf.subarray(0, total);
 }
 
 function finishRead(buf: Buffer, stat: Stat): ManifestRead {
@@ -214,7 +214,7 @@ async function readBoundedAsync(fd: number, expected: number): Promise<Buffer> {
     total += bytesRead;
     if (total === expected) break;
   }
-  return buf.subarray(0, total);
+  return total === buf.length ? buf : buf.subarray(0, total);
 }
 
 /** Carry out one op without blocking. */

@@ -84,11 +84,8 @@ export function splitManifestBytes(bytes: Uint8Array): SplitBytes | undefined {
     if (at !== start && !afterTerminator(buf, at)) continue;
     const after = fenceEnd(buf, at);
     if (after === end || terminator(buf, after) > 0) {
-      return {
-        ok: true,
-        frontmatter: partDecoder.decode(buf.subarray(start, at)),
-        body: buf.subarray(after),
-      };
+      // Valid UTF-8 already: toString decodes it as the decoder would, a BOM kept, without a view first.
+      return { ok: true, frontmatter: buf.toString("utf8", start, at), body: buf.subarray(after) };
     }
   }
   return NO_CLOSING;
