@@ -1,0 +1,54 @@
+// Timing helpers of the benchmark: one sample per case per round, medians, child processes for what needs a fresh one.
+import { spawnSync } from "node:child_process";
+import { monitorEventLoopDelay } from "node:perf_hooks";
+
+/** Collect garbage when the process allows it, so no case pays for the garbage of the one before. */
+export function settle() {
+  globalThis.gc?.();
+}
+
+/** Milliseconds `fn` takes (awaited when it returns a promise), with what it returned. */
+export async function timed(fn) {
+  settle();
+  const start = performance.now();
+  const value = await fn();
+  return { ms: performance.now() - start, value };
+}
+
+/** Like {@link timed}, also giving the longest event-loop block, in ms, while `fn` ran. */
+export async function timedWithLoop(fn) {
+  settle();
+  const h = monitorEventLoopDelay({ resolution: 1 });
+  h.enable();
+  const start = performance.now();
+  const value = await fn();
+  const ms = performance.now() - start;
+  // One more turn lets the histogram see the last stretch of work.
+  await new Promise((resolve) => setTimeout(resolve, 2));
+  h.disable();
+  return { ms, value, blockMs: h.max / 1e6 };
+}
+
+/** Per-call time of `fn`, in nanoseconds, over `calls` calls. */
+export function perCall(fn, calls) {
+  settle();
+  const start = process.hrtime.bigint();
+  for (let i = 0; i < calls; i++) fn(i);
+  return Number(process.hrtime.bigint() - start) / calls;
+}
+
+/** The median of some numbers. */
+export function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 === 1 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}
+
+/** Wall time of running node with `args`, in ms; throws when it fails. */
+export function nodeRun(args, options = {}) {
+  const start = performance.now();
+  const r = spawnSync(process.execPath, args, { encoding: "utf8", ...options });
+  const ms = performance.now() - start;
+  if (r.status !== 0) throw new Error(`node ${args.join(" ")} failed: ${r.stderr}`);
+  return { ms, stdout: r.stdout };
+}

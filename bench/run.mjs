@@ -1,0 +1,136 @@
+// `npm run bench`: discovery against its bare-I/O floor and against peer loaders, interleaved rounds, medians, one process.
+// Usage: node --expose-gc bench/run.mjs [--rounds N]
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
+import { floor, floorYaml } from "./floor.mjs";
+import { median, nodeRun, perCall, settle, timed, timedWithLoop } from "./measure.mjs";
+import { loadPeers } from "./peers.mjs";
+import { casesTable, otherTable, targetsTable } from "./report.mjs";
+import { removeStore, writeStore } from "./store.mjs";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const libUrl = pathToFileURL(path.join(here, "..", "dist", "index.js")).href;
+const corpusDir = path.resolve(here, "..", "..", "shared", "corpus", "real-skills");
+const { values } = parseArgs({ options: { rounds: { type: "string", default: "9" } } });
+// Every case of one round runs before the next round starts, so drift in the machine's load spreads over all.
+const ROUNDS = Number(values.rounds);
+if (!Number.isInteger(ROUNDS) || ROUNDS < 1)
+  throw new Error(`--rounds must be a positive integer, got ${values.rounds}`);
+
+const lib = await import(libUrl);
+const { peers, missing } = await loadPeers();
+
+/** The measured cases of one set of roots, in the order each round runs them. */
+function cases(roots) {
+  const live = lib.createAgentSkills({ roots });
+  const manifests = live.listSkills().map((s) => s.path);
+  const touched = manifests.filter((_, i) => i % 100 === 0);
+  return [
+    { key: "floor", label: "bare-I/O floor (readdir + read, no parse)", run: () => floor(roots) },
+    { key: "yaml", label: "floor + one `yaml` parse per file", run: () => floorYaml(roots) },
+    {
+      key: "create",
+      label: "createAgentSkills",
+      run: () => lib.createAgentSkills({ roots }).listSkills().length,
+    },
+    {
+      key: "async",
+      label: "createAgentSkillsAsync",
+      loop: true,
+      run: async () => (await lib.createAgentSkillsAsync({ roots })).listSkills().length,
+    },
+    { key: "refresh", label: "refresh(), nothing changed", run: () => live.refresh().changed.length },
+    {
+      key: "refresh1",
+      label: `refresh(), 1% of manifests touched (${touched.length})`,
+      before: () => {
+        const now = new Date();
+        for (const file of touched) fs.utimesSync(file, now, now);
+      },
+      run: () => live.refresh().changed.length,
+    },
+    {
+      key: "refreshAsync",
+      label: "refreshAsync(), nothing changed",
+      loop: true,
+      run: async () => (await live.refreshAsync()).changed.length,
+    },
+    ...peers.map((p) => ({ key: `peer:${p.name}`, label: p.name, peer: true, run: () => p.run(roots) })),
+  ];
+}
+
+async function measureSet(name, roots) {
+  const list = cases(roots);
+  const samples = new Map(list.map((c) => [c.key, { ms: [], block: [], value: undefined }]));
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const c of list) {
+      c.before?.();
+      const r = c.loop ? await timedWithLoop(c.run) : await timed(c.run);
+      const s = samples.get(c.key);
+      s.ms.push(r.ms);
+      if (r.blockMs !== undefined) s.block.push(r.blockMs);
+      s.value = r.value;
+    }
+    process.stderr.write(`${name}: round ${round + 1}/${ROUNDS}\n`);
+  }
+  return { list, samples };
+}
+
+function micro(roots) {
+  const skills = lib.createAgentSkills({ roots });
+  const three = skills.listSkills().find((s) => skills.loadSkill(s.name)?.resources.length === 3);
+  if (three === undefined) throw new Error("the store has no skill with 3 resources");
+  const list = median(Array.from({ length: 5 }, () => perCall(() => skills.listSkills(), 1_000_000)));
+  const load = median(Array.from({ length: 5 }, () => perCall(() => skills.loadSkill(three.name), 2_000)));
+  return { list, load, three: three.name };
+}
+
+function peakRss(roots) {
+  const run = () => Number(nodeRun([path.join(here, "rss.mjs"), libUrl, JSON.stringify(roots)]).stdout);
+  return median(Array.from({ length: 3 }, run));
+}
+
+function importTime() {
+  const empty = [];
+  const withLib = [];
+  for (let i = 0; i < 15; i++) {
+    empty.push(nodeRun(["-e", ""]).ms);
+    withLib.push(nodeRun(["--input-type=module", "-e", `await import(${JSON.stringify(libUrl)})`]).ms);
+  }
+  return { empty: median(empty), withLib: median(withLib) };
+}
+
+const store = writeStore();
+// The library does not trust a signature younger than 100 ms (a change could hide in the same tick).
+await new Promise((resolve) => setTimeout(resolve, 300));
+try {
+  const sets = [{ title: "synthetic 4 x 2,500", roots: store.roots }];
+  if (fs.existsSync(corpusDir)) {
+    const roots = fs
+      .readdirSync(corpusDir, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => ({ path: path.join(corpusDir, d.name), source: d.name }))
+      .sort((a, b) => (a.path < b.path ? -1 : 1));
+    sets.push({ title: `real corpus (${roots.length} roots)`, roots });
+  }
+  for (const set of sets) set.result = await measureSet(set.title, set.roots);
+  settle();
+  const measures = { micro: micro(store.roots), rss: peakRss(store.roots), imports: importTime() };
+  const cpu = os.cpus();
+  console.log(
+    `\nnode ${process.version}, ${cpu.length} cores (${cpu[0]?.model ?? "?"}), ${ROUNDS} rounds, medians\n`,
+  );
+  console.log(`${casesTable(sets)}\n\n${otherTable(measures)}\n\n${targetsTable(sets, measures)}`);
+  for (const set of sets) {
+    const counts = set.result.list.map(
+      (c) => `${c.label.split(" (")[0]}: ${set.result.samples.get(c.key).value}`,
+    );
+    console.log(`\nwhat each case returned on ${set.title}: ${counts.join("; ")}`);
+  }
+  if (missing.length > 0) console.log(`\npeers not measured: ${missing.join(", ")}`);
+} finally {
+  removeStore(store.base);
+}
