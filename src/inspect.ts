@@ -1,7 +1,7 @@
 // One skill directory → its candidate (manifest choice, read, parse), with the memo that lets the next scan skip what did not change.
 import * as path from "node:path";
 import { errnoCode } from "./errors.js";
-import { type FsTask, lstat, names, readdir, readManifest, type Stat, stat } from "./fsx.js";
+import { type Entry, type FsTask, lstat, names, readdir, readManifest, type Stat, stat } from "./fsx.js";
 import { type ManifestOutcome, parseManifest } from "./skill.js";
 import type { SkillConfig, SkillWarning } from "./types.js";
 import { warning } from "./warnings.js";
@@ -44,7 +44,7 @@ interface DirMemo {
 export interface RootMemo {
   /** The root's signature when it was listed; "" when it changed too recently to vouch for. */
   readonly sig: string;
-  readonly entries: readonly import("./fsx.js").Entry[];
+  readonly entries: readonly Entry[];
   /** What the entries gave, reusable as they are when no entry is a symlink (whose target may change). */
   readonly slots: readonly Slot[];
   readonly links: boolean;
@@ -96,6 +96,7 @@ export function child(dir: string, name: string): string {
   return dir.endsWith(path.sep) ? dir + name : [dir, name].join(path.sep);
 }
 
+/** A scan item that is only a warning. */
 export const warn = (
   code: Parameters<typeof warning>[0],
   message: string,
@@ -106,6 +107,7 @@ export const warn = (
   warning: warning(code, message, p, skill),
 });
 
+/** Errno codes that mean a path points to nothing usable (gone, or a symlink loop). */
 export const GONE = new Set(["ENOENT", "ENOTDIR", "ELOOP"]);
 
 const NONE: readonly SkillWarning[] = Object.freeze([]);
@@ -150,6 +152,10 @@ function* list(dir: string, follow: boolean): FsTask<Listing> {
   return { chosen, warnings: [warning("multiple_manifests", message, child(dir, name))] };
 }
 
+/**
+ * One skill directory (`name` under its root): its manifest chosen, read and parsed, reusing what the
+ * previous scan learned while the signatures hold. `undefined` when it holds no manifest.
+ */
 export function* inspect(ctx: Context, name: string, dir: string): FsTask<ScanItem | undefined> {
   const prev = ctx.previous.dirs.get(dir);
   // The directory's signature is taken before its listing, so a change after this point shows next
