@@ -2,14 +2,18 @@
 import { spawnSync } from "node:child_process";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 
-/** Collect garbage when the process allows it, so no case pays for the garbage of the one before. */
-export function settle() {
+/**
+ * Collect garbage when the process allows it, then pause while the collector's background threads
+ * (sweeping) finish: no case pays for the garbage of the one before it.
+ */
+export async function settle() {
   globalThis.gc?.();
+  await new Promise((resolve) => setTimeout(resolve, 50));
 }
 
 /** Milliseconds `fn` takes (awaited when it returns a promise), with what it returned. */
 export async function timed(fn) {
-  settle();
+  await settle();
   const start = performance.now();
   const value = await fn();
   return { ms: performance.now() - start, value };
@@ -17,7 +21,7 @@ export async function timed(fn) {
 
 /** Like {@link timed}, also giving the longest event-loop block, in ms, while `fn` ran. */
 export async function timedWithLoop(fn) {
-  settle();
+  await settle();
   const h = monitorEventLoopDelay({ resolution: 1 });
   h.enable();
   const start = performance.now();
@@ -31,7 +35,7 @@ export async function timedWithLoop(fn) {
 
 /** Per-call time of `fn`, in nanoseconds, over `calls` calls. */
 export function perCall(fn, calls) {
-  settle();
+  globalThis.gc?.();
   const start = process.hrtime.bigint();
   for (let i = 0; i < calls; i++) fn(i);
   return Number(process.hrtime.bigint() - start) / calls;
