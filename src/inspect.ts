@@ -1,7 +1,8 @@
 // One skill directory → its candidate (manifest choice, read, parse), with the memo that lets the next scan skip what did not change.
 import * as path from "node:path";
 import { errnoCode } from "./errors.js";
-import { type Entry, type FsTask, lstat, names, readdir, readManifest, type Stat, stat } from "./fsx.js";
+import { type FsTask, lstat, names, readdir, readManifest, type Stat, stat } from "./fsx.js";
+import type { RootMemo } from "./scan.js";
 import { type ManifestOutcome, parseManifest } from "./skill.js";
 import type { SkillConfig, SkillWarning } from "./types.js";
 import { warning } from "./warnings.js";
@@ -39,19 +40,6 @@ interface DirMemo {
   readonly fileSig: string;
   readonly item: Candidate | undefined;
 }
-
-/** What a root's listing gave at a scan, reused by the next while the root's signature is unchanged. */
-export interface RootMemo {
-  /** The root's signature when it was listed; "" when it changed too recently to vouch for. */
-  readonly sig: string;
-  readonly entries: readonly Entry[];
-  /** What the entries gave, reusable as they are when no entry is a symlink (whose target may change). */
-  readonly slots: readonly Slot[];
-  readonly links: boolean;
-}
-
-/** A skill directory to inspect, or a finding about a root entry. */
-export type Slot = { readonly kind: "dir"; readonly name: string; readonly dir: string } | ScanItem;
 
 /** What the last scan learned, handed to the next: the memory that makes `refresh` cheap. */
 export interface ScanCache {

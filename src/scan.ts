@@ -11,13 +11,25 @@ import {
   NO_CACHE,
   type ScanCache,
   type ScanItem,
-  type Slot,
   trusted,
   warn,
 } from "./inspect.js";
 import type { SkillConfig, SkillRoot } from "./types.js";
 
 export { type Candidate, NO_CACHE, type ScanCache, type ScanItem } from "./inspect.js";
+
+/** What a root's listing gave at a scan, reused by the next while the root's signature is unchanged. */
+export interface RootMemo {
+  /** The root's signature when it was listed; "" when it changed too recently to vouch for. */
+  readonly sig: string;
+  readonly entries: readonly Entry[];
+  /** What the entries gave, reusable as they are when no entry is a symlink (whose target may change). */
+  readonly slots: readonly Slot[];
+  readonly links: boolean;
+}
+
+/** A skill directory to inspect, or a finding about a root entry. */
+export type Slot = { readonly kind: "dir"; readonly name: string; readonly dir: string } | ScanItem;
 
 /** The result of scanning every root. */
 export interface Scan {
