@@ -3,6 +3,9 @@
 /** Thrown (caught by fastParse, never further) to abandon the fast path. */
 export const DECLINE: unique symbol = Symbol("decline");
 
+/** Thrown when the text is one `yaml` certainly rejects: a top-level plain value holding `: `. */
+export const YAML_ERROR: unique symbol = Symbol("yaml error");
+
 /** Abandon the fast path: what follows is not something it vouches for. */
 export function decline(): never {
   throw DECLINE;

@@ -17,7 +17,10 @@ import {
   resolvePlain,
   SPECIAL_KEYS,
   skipSpaces,
+  YAML_ERROR,
 } from "./fastscalar.js";
+
+export { YAML_ERROR } from "./fastscalar.js";
 
 /** Text the scanner does not vouch for: control, special space and line-break characters, BOM, lone CR or surrogate, tab. */
 const UNSURE_CHARS =
@@ -48,8 +51,12 @@ class Scanner {
   }
 
   /** After a value that ends on its line: the next content must not be indented deeper than `indent`. */
-  endOfValue(rest: string, indent: number): void {
+  endOfValue(rest: string, indent: number, keyed: boolean): void {
     const p = skipSpaces(rest, 0);
+    // Text after a complete flow or quoted value on a top-level key's line is yaml's error for sure.
+    // (Not a colon, which yaml can read as the start of an implicit key.)
+    if (p > 0 && p < rest.length && !"#:".includes(rest[p] as string))
+      throw keyed && indent === 0 ? YAML_ERROR : DECLINE;
     if (p < rest.length && (rest[p] !== "#" || p === 0)) decline();
     this.i++;
     if (this.indentAt(this.next(this.i)) > indent) decline();
@@ -90,19 +97,19 @@ class Scanner {
       if (line[at] === "|" || line[at] === ">") decline();
       return this.inline(line.slice(at), indent, depth);
     }
-    return this.inline(rest, indent, depth);
+    return this.inline(rest, indent, depth, true);
   }
 
   /** A value that starts on the current line after an indicator or key: quoted, flow, block or plain. */
-  inline(rest: string, indent: number, depth: number): unknown {
+  inline(rest: string, indent: number, depth: number, keyed = false): unknown {
     const c = rest[0] as string;
     if (c === '"' || c === "'" || c === "[" || c === "{") {
       const [value, end] = flow(rest, 0, depth + 1);
-      this.endOfValue(rest.slice(end), indent);
+      this.endOfValue(rest.slice(end), indent, keyed);
       return value;
     }
     if (c === "|" || c === ">") return this.block(rest, indent);
-    return this.plain(rest, indent);
+    return this.plain(rest, indent, keyed);
   }
 
   sequence(indent: number, depth: number): unknown[] {
@@ -129,12 +136,17 @@ class Scanner {
   }
 
   /** A plain scalar starting with `first`, folded over following lines indented deeper than `indent`. */
-  plain(first: string, indent: number): unknown {
+  plain(first: string, indent: number, keyed = false): unknown {
     let text = first;
     const comment = text.indexOf(" #");
     if (comment !== -1) text = text.slice(0, comment);
     text = text.trimEnd();
-    if (!plainStart(text) || text.includes(": ") || text.endsWith(":")) decline();
+    // A top-level value may not start with a reserved or flow indicator: yaml's BAD_SCALAR_START.
+    if (!plainStart(text))
+      throw keyed && indent === 0 && ",@`%".includes(text[0] as string) ? YAML_ERROR : DECLINE;
+    // On a top-level key's line, `: ` is yaml's "nested mappings are not allowed" error for sure.
+    if (text.includes(": ")) throw keyed && indent === 0 ? YAML_ERROR : DECLINE;
+    if (text.endsWith(":")) decline();
     let blanks = 0;
     let j = this.i + 1;
     let folded = false;
@@ -199,8 +211,10 @@ class Scanner {
 /**
  * Parse `text` when it is made only of the simple shapes this scanner knows, giving exactly what the
  * `yaml` package would; `undefined` means "not sure", and the caller falls back to `yaml`.
+ * {@link YAML_ERROR} means `yaml` rejects the text for a top-level plain value holding `: ` — the
+ * case the lenient repair is for.
  */
-export function fastParse(text: string): Record<string, unknown> | undefined {
+export function fastParse(text: string): Record<string, unknown> | undefined | typeof YAML_ERROR {
   if (UNSURE_CHARS.test(text)) return undefined;
   const scanner = new Scanner(text.includes("\r") ? text.replaceAll("\r\n", "\n") : text);
   try {
@@ -210,6 +224,7 @@ export function fastParse(text: string): Record<string, unknown> | undefined {
     return scanner.next(scanner.i) === scanner.lines.length ? map : undefined;
   } catch (e) {
     if (e === DECLINE) return undefined;
+    if (e === YAML_ERROR) return YAML_ERROR;
     throw e;
   }
 }

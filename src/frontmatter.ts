@@ -1,5 +1,5 @@
 // Frontmatter text → a plain mapping, with located YAML errors and the lenient line-oriented repair.
-import { fastParse } from "./fastyaml.js";
+import { fastParse, YAML_ERROR } from "./fastyaml.js";
 import yaml from "./loadyaml.cjs";
 
 /** The parsed frontmatter, or a located reason. `line`/`column` are 1-based within the frontmatter text. */
@@ -91,7 +91,13 @@ export function repairYaml(text: string): string | undefined {
 export function parseFrontmatter(text: string, repair: boolean): ParsedFrontmatter {
   const fast = fastParse(text);
   // The fast path gives only mappings, nested far less than MAX_DEPTH: nothing left to check.
-  if (fast !== undefined) return { ok: true, data: fast, repaired: false };
+  if (fast !== undefined && fast !== YAML_ERROR) return { ok: true, data: fast, repaired: false };
+  if (fast === YAML_ERROR && repair) {
+    // yaml would fail and the repair would run: when its output is simple, no yaml parse is needed.
+    const repaired = repairYaml(text);
+    const again = repaired === undefined ? undefined : fastParse(repaired);
+    if (again !== undefined && again !== YAML_ERROR) return { ok: true, data: again, repaired: true };
+  }
   const first = parseYaml(text);
   if (first.ok || !repair || first.line === undefined) return first;
   const repaired = repairYaml(text);

@@ -3,7 +3,8 @@ import * as path from "node:path";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { parseDocument } from "yaml";
-import { fastParse } from "../src/fastyaml.js";
+import { fastParse, YAML_ERROR } from "../src/fastyaml.js";
+import { parseFrontmatter, repairYaml } from "../src/frontmatter.js";
 import { decodeUtf8, splitManifest } from "../src/manifest.js";
 import { CORPUS, corpusRoots } from "./helpers/fixture.js";
 
@@ -13,10 +14,17 @@ function viaYaml(text: string): unknown {
   return doc.errors.length > 0 ? "error" : doc.toJS({ maxAliasCount: 100 });
 }
 
-/** The differential check: the fast path gives exactly the `yaml` value, or declines. */
+/**
+ * The differential check: the fast path gives exactly the `yaml` value, or declines, or says `yaml`
+ * rejects the text (and then it must). True when the fast path had no value to give.
+ */
 function agrees(text: string): boolean {
   const fast = fastParse(text);
   if (fast === undefined) return true;
+  if (fast === YAML_ERROR) {
+    expect(viaYaml(text), text).toBe("error");
+    return true;
+  }
   expect(fast, text).toStrictEqual(viaYaml(text));
   return false;
 }
@@ -87,6 +95,30 @@ const TRICKY = [
   ['{"k": {"n": [1, 2.5]}, x: y}', { k: { n: [1, 2.5] }, x: "y" }],
 ] as const;
 
+describe("the repair after a certain rejection", () => {
+  test("gives what yaml gives on the repaired text, for every corpus frontmatter it applies to", () => {
+    let repaired = 0;
+    for (const root of corpusRoots()) {
+      for (const dir of fs.readdirSync(root.path)) {
+        const names = fs.readdirSync(path.join(root.path, dir));
+        const file = names.find((n) => n.toLowerCase() === "skill.md");
+        if (file === undefined) continue;
+        const split = splitManifest(decodeUtf8(fs.readFileSync(path.join(root.path, dir, file))) ?? "");
+        if (!split.ok || fastParse(split.frontmatter) !== YAML_ERROR) continue;
+        const fixed = repairYaml(split.frontmatter);
+        const want = fixed === undefined ? "error" : viaYaml(fixed);
+        const got = parseFrontmatter(split.frontmatter, true);
+        if (want === "error") expect(got.ok).toBe(false);
+        else {
+          expect(got).toStrictEqual({ ok: true, data: want, repaired: true });
+          repaired++;
+        }
+      }
+    }
+    expect(repaired).toBeGreaterThan(30);
+  });
+});
+
 describe("fastParse on tricky scalars", () => {
   test.each(TRICKY)("`key: %s` gives yaml's value", (scalar, value) => {
     const text = `key: ${scalar}\n`;
@@ -95,7 +127,8 @@ describe("fastParse on tricky scalars", () => {
   });
 
   test.each([
-    ["a colon-space inside a plain value", "description: Use when: the user asks\n"],
+    ["a colon-space inside a nested plain value", "metadata:\n  note: a: b\n"],
+    ["a colon-space in a plain value on the next line", "description:\n  Use when: asked\n"],
     ["a duplicate top-level key", "name: a\nname: b\n"],
     ["a duplicate nested key", "metadata:\n  a: 1\n  a: 2\n"],
     ["a duplicate flow key", 'metadata: {"a": 1, a: 2}\n'],
@@ -112,6 +145,20 @@ describe("fastParse on tricky scalars", () => {
     ["an empty document", "# only a comment\n"],
   ])("declines %s", (_, text) => {
     expect(fastParse(text)).toBeUndefined();
+  });
+
+  test("says yaml rejects a top-level value it certainly rejects, and yaml does", () => {
+    const rejected = ["description: Use when: the user asks\n", "a: 1\nb: x: y # c\nc: [\n"];
+    rejected.push("a: [x] [y]\n", 'a: "x" y\n', "a: , x\n", "a: @x\n", "a: `x`\n");
+    for (const text of rejected) {
+      expect(fastParse(text)).toBe(YAML_ERROR);
+      expect(viaYaml(text)).toBe("error");
+    }
+    expect(fastParse("- a: b: c\n")).toBeUndefined();
+    // After a flow value, a colon can start an implicit key: no certainty there.
+    expect(fastParse("k: {}  :\n")).toBeUndefined();
+    expect(viaYaml("k: {}  :\n")).toEqual({ k: {}, "": null });
+    expect(fastParse("b: x # y: z\n")).toEqual({ b: "x" });
   });
 
   test("folds plain, literal and folded multi-line values like yaml", () => {
