@@ -2,8 +2,8 @@
 import * as path from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { lstatSync, setFaultHook, statSync } from "../src/fsx.js";
-import { setWarnSink } from "../src/index.js";
-import { writeTree } from "./helpers/fixture.js";
+import { createAgentSkills, SkillError, type SkillWarning, setWarnSink } from "../src/index.js";
+import { skill, writeTree } from "./helpers/fixture.js";
 
 afterEach(() => {
   setFaultHook(null);
@@ -35,5 +35,55 @@ describe("the fault seam", () => {
     expect(call(file)).toBeUndefined();
     failAt(op, file, "EIO");
     expect(() => call(file)).toThrow(expect.objectContaining({ code: "EIO", path: file }));
+  });
+});
+
+describe("resources when the file system fails", () => {
+  const tree = () =>
+    writeTree({ "s/SKILL.md": skill("s"), "s/a.txt": "a", "s/link.txt": { symlink: "a.txt" } });
+
+  test.each([
+    ["stat", true],
+    ["lstat", false],
+  ] as const)(
+    "resourcePath: an error at %s of the target is not_found naming the path and errno",
+    (op, follow) => {
+      const root = tree();
+      const skills = createAgentSkills({ roots: [{ path: root }], followSymlinks: follow });
+      const file = path.join(root, "s", "a.txt");
+      failAt(op, file, "EIO");
+      expect(() => skills.resourcePath("s", "a.txt")).toThrow(
+        expect.objectContaining({
+          name: "SkillError",
+          code: "not_found",
+          message: expect.stringContaining(file),
+        }),
+      );
+      expect(() => skills.resourcePath("s", "a.txt")).toThrow(/\(EIO\)/);
+      failAt(op, file, "ENOTDIR");
+      expect(() => skills.resourcePath("s", "a.txt")).toThrow(SkillError);
+      expect(() => skills.resourcePath("s", "a.txt")).toThrow(`does not exist: ${file}`);
+    },
+  );
+
+  test.each([
+    ["EIO", "cannot be read (EIO)"],
+    ["ENOTDIR", "does not exist"],
+  ])("loadSkill: a symlink whose target fails at stat with %s is left out with a warning", (code, words) => {
+    const root = tree();
+    const skills = createAgentSkills({ roots: [{ path: root }] });
+    const warnings: SkillWarning[] = [];
+    setWarnSink((w) => warnings.push(w));
+    failAt("stat", path.join(root, "s", "a.txt"), code);
+    expect(skills.loadSkill("s")?.resources).toEqual(["a.txt"]);
+    const link = path.join(root, "s", "link.txt");
+    expect(warnings).toEqual([
+      {
+        code: "resource_skipped",
+        message: `symlink ${link}: its target ${path.join(root, "s", "a.txt")} ${words}; not listed`,
+        path: link,
+        skill: "s",
+      },
+    ]);
   });
 });
