@@ -62,8 +62,16 @@ function checkMapping(data: unknown, repaired: boolean): ParsedFrontmatter {
   return { ok: true, data: data as Record<string, unknown>, repaired };
 }
 
-const TOP_LEVEL_PLAIN = /^([A-Za-z0-9_][A-Za-z0-9_.-]*)([ \t]*:[ \t]+)(.*?)([ \t]*)$/;
+// The value runs to the end of the line; its trailing blanks are cut by `trimBlanks`, not by the
+// pattern: a lazy value followed by `[ \t]*$` backtracks quadratically on a long run of blanks.
+const TOP_LEVEL_PLAIN = /^([A-Za-z0-9_][A-Za-z0-9_.-]*)([ \t]*:[ \t]+)(.*)$/;
 const NEEDS_QUOTES = /: |^[`@[{,%]/;
+
+function trimBlanks(s: string): string {
+  let end = s.length;
+  while (end > 0 && (s[end - 1] === " " || s[end - 1] === "\t")) end--;
+  return s.slice(0, end);
+}
 
 /**
  * Quote the top-level plain values that real manifests write as prose (`description: Use when: x`).
@@ -76,7 +84,7 @@ export function repairYaml(text: string): string | undefined {
   for (let i = 0; i < lines.length; i++) {
     const m = TOP_LEVEL_PLAIN.exec((lines[i] ?? "").replace(/\r$/, ""));
     if (m === null) continue;
-    const value = m[3] ?? "";
+    const value = trimBlanks(m[3] ?? "");
     if (value === "" || /^["'|>]/.test(value) || !NEEDS_QUOTES.test(value)) continue;
     let last = i;
     while (last + 1 < lines.length && /^[ \t]+\S/.test(lines[last + 1] ?? "")) last++;
