@@ -11,6 +11,13 @@ export type ParsedFrontmatter =
 /** Deeper frontmatter than this is refused: real manifests nest two or three levels. */
 export const MAX_DEPTH = 64;
 
+/**
+ * Longer frontmatter (in UTF-16 code units) is refused. Real manifests stay under 2 KiB, and the YAML
+ * parser's time grows faster than the text on crafted input (its duplicate-key check is quadratic:
+ * minutes for a 1 MiB mapping), so this bounds what one manifest can cost to well under a second.
+ */
+export const MAX_FRONTMATTER_LENGTH = 64 * 1024;
+
 let yamlModule: typeof YAML | undefined;
 function yaml(): typeof YAML {
   // Loaded on first need: the fast path handles most manifests without it.
@@ -101,10 +108,17 @@ export function repairYaml(text: string): string | undefined {
 }
 
 /**
- * Parse frontmatter text. With `repair`, a YAML error is retried once on {@link repairYaml}'s
- * output; if that parses, the result says `repaired`, otherwise the original error stands.
+ * Parse frontmatter text of at most {@link MAX_FRONTMATTER_LENGTH}. With `repair`, a YAML error is
+ * retried once on {@link repairYaml}'s output; if that parses, the result says `repaired`, otherwise
+ * the original error stands.
  */
 export function parseFrontmatter(text: string, repair: boolean): ParsedFrontmatter {
+  if (text.length > MAX_FRONTMATTER_LENGTH) {
+    return {
+      ok: false,
+      message: `frontmatter is ${text.length} characters long, over the limit of ${MAX_FRONTMATTER_LENGTH}`,
+    };
+  }
   const fast = fastParse(text);
   if (fast !== undefined) return checkMapping(fast, false);
   const first = parseYaml(text);
