@@ -36,10 +36,37 @@ function depthExceeds(value: unknown, limit: number): boolean {
   return false;
 }
 
+/**
+ * Too deep is one verdict, without a position, whoever finds it: the parser running out of stack
+ * (which depends on how deep the caller's stack already is), the parsed tree, or the value once
+ * aliases are expanded. So the same text gets the same outcome from every caller, and no repair.
+ */
+const TOO_DEEP: ParsedFrontmatter = { ok: false, message: `frontmatter nests deeper than ${MAX_DEPTH} levels` };
+
+/** Whether the parsed tree nests collections deeper than `limit`, keys included (they nest in the parser too). */
+function treeExceeds(root: unknown, limit: number): boolean {
+  const y = yaml();
+  const stack: [unknown, number][] = [[root, 1]];
+  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
+    const [node, depth] = item;
+    if (!y.isCollection(node)) continue;
+    if (depth > limit) return true;
+    for (const child of node.items) {
+      if (y.isPair(child)) stack.push([child.key, depth + 1], [child.value, depth + 1]);
+      else stack.push([child, depth + 1]);
+    }
+  }
+  return false;
+}
+
 function parseYaml(text: string): ParsedFrontmatter {
   let data: unknown;
   try {
     const doc = yaml().parseDocument(text, { uniqueKeys: true, prettyErrors: true, logLevel: "error" });
+    // The yaml package reports a stack overflow while building nested collections as RESOURCE_EXHAUSTION.
+    if (doc.errors.some((e) => e.code === "RESOURCE_EXHAUSTION") || treeExceeds(doc.contents, MAX_DEPTH)) {
+      return TOO_DEEP;
+    }
     const err = doc.errors[0];
     if (err !== undefined) {
       const pos = err.linePos?.[0];
@@ -51,9 +78,9 @@ function parseYaml(text: string): ParsedFrontmatter {
     }
     data = doc.toJS({ maxAliasCount: 100 });
   } catch (e) {
-    // The yaml package throws for alias bombs (ReferenceError) and overflows its stack on absurd nesting.
-    const reason = e instanceof RangeError ? "nesting too deep" : e instanceof Error ? e.message : String(e);
-    return { ok: false, message: `invalid YAML: ${reason}` };
+    // toJS throws for alias bombs (ReferenceError), and overflows its stack on aliases nested in aliases.
+    if (e instanceof RangeError) return TOO_DEEP;
+    return { ok: false, message: `invalid YAML: ${e instanceof Error ? e.message : String(e)}` };
   }
   return checkMapping(data, false);
 }
@@ -64,8 +91,7 @@ function checkMapping(data: unknown, repaired: boolean): ParsedFrontmatter {
       data === null || data === undefined ? "empty" : Array.isArray(data) ? "a list" : `a ${typeof data}`;
     return { ok: false, message: `frontmatter is ${what}, not a mapping of keys to values` };
   }
-  if (depthExceeds(data, MAX_DEPTH))
-    return { ok: false, message: `frontmatter nests deeper than ${MAX_DEPTH} levels` };
+  if (depthExceeds(data, MAX_DEPTH)) return TOO_DEEP;
   return { ok: true, data: data as Record<string, unknown>, repaired };
 }
 

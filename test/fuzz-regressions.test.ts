@@ -1,8 +1,8 @@
 // Inputs that fuzzing found to hang or break the library, kept as fixed cases; each runs in a time box.
 import * as path from "node:path";
 import { describe, expect, test } from "vitest";
-import { MAX_FRONTMATTER_LENGTH, repairYaml } from "../src/frontmatter.js";
-import { createAgentSkills } from "../src/index.js";
+import { MAX_FRONTMATTER_LENGTH, parseFrontmatter, repairYaml } from "../src/frontmatter.js";
+import { createAgentSkills, createAgentSkillsAsync } from "../src/index.js";
 import { manifest, skill, writeTree } from "./helpers/fixture.js";
 import { timeBoxed } from "./helpers/timebox.js";
 
@@ -45,5 +45,43 @@ describe("frontmatter length", () => {
     expect(createAgentSkills({ roots: [{ path: root }] }).getSkill("edge")?.description).toBe(
       "At the limit.",
     );
+  });
+});
+
+describe("deep nesting gets one verdict, whatever the caller's stack", () => {
+  /** Call `fn` from `frames` frames deeper than here. */
+  const deeper = <T>(frames: number, fn: () => T): T => (frames === 0 ? fn() : deeper(frames - 1, fn));
+  const tooDeep = { ok: false, message: "frontmatter nests deeper than 64 levels" };
+
+  // The parser overflowed its stack sooner when called from deeper down, and the overflow was reported
+  // as a located YAML error that the repair then "fixed": the same text loaded or not by call depth.
+  test.each([65, 700, 3000])(
+    "a mapping holding %i nested lists is refused from any call depth, never repaired",
+    (levels) => {
+      const text = `name: x\ndescription: y\nn: ${"[".repeat(levels)}${"]".repeat(levels)}\n`;
+      for (const frames of [0, 2000, 4000, 6000]) {
+        expect(
+          deeper(frames, () => parseFrontmatter(text, true)),
+          `${frames} frames down`,
+        ).toEqual(tooDeep);
+      }
+    },
+  );
+
+  test("the sync and async scans agree on it", async () => {
+    const nest = (n: number) => `${"[".repeat(n)}${"]".repeat(n)}`;
+    const root = writeTree({
+      "a/SKILL.md": manifest(`name: a\ndescription: A.\nn: ${nest(800)}`),
+      // The deepest allowed: the mapping and 63 lists inside it make 64 levels.
+      "b/SKILL.md": manifest(`name: b\ndescription: B.\nn: ${nest(63)}`),
+    });
+    const sync = createAgentSkills({ roots: [{ path: root }] });
+    const async = await createAgentSkillsAsync({ roots: [{ path: root }] });
+    expect(sync.listSkills().map((s) => s.name)).toEqual(["b"]);
+    expect(async.listSkills()).toEqual(sync.listSkills());
+    expect(async.warnings).toEqual(sync.warnings);
+    expect(sync.warnings.map((w) => w.message)).toEqual([
+      `${path.join(root, "a", "SKILL.md")}: frontmatter nests deeper than 64 levels; skipped`,
+    ]);
   });
 });
