@@ -17,7 +17,8 @@ function inside(p: string, dir: string): boolean {
 
 /**
  * The files of a skill, relative and `/`-separated, sorted, without the manifest. Symlinks are listed
- * only when followed and their target lies inside the skill directory; others are dropped with a warning.
+ * only when followed and their target lies inside the skill directory; others are dropped with a warning,
+ * and so is a name holding a backslash, which {@link confine} reads as a separator and could not serve.
  */
 export function listResources(
   skill: SkillInfo,
@@ -52,6 +53,15 @@ export function listResources(
       if (stopped) return;
       const abs = path.join(dir, entry.name);
       const relPath = rel === "" ? entry.name : `${rel}/${entry.name}`;
+      if (entry.name.includes("\\")) {
+        // resourcePath reads a backslash as a separator, so this name could be listed but never served.
+        note(
+          "resource_skipped",
+          `${abs} has a backslash in its name, which resource paths cannot name; not listed`,
+          abs,
+        );
+        continue;
+      }
       let type = entry.type;
       if (type === "symlink") {
         if (!follow) continue;

@@ -1,8 +1,8 @@
 // Inputs that fuzzing found to hang or break the library, kept as fixed cases; each runs in a time box.
 import * as path from "node:path";
-import { describe, expect, test } from "vitest";
+import { afterEach, describe, expect, test } from "vitest";
 import { MAX_FRONTMATTER_LENGTH, parseFrontmatter, repairYaml } from "../src/frontmatter.js";
-import { createAgentSkills, createAgentSkillsAsync } from "../src/index.js";
+import { createAgentSkills, createAgentSkillsAsync, type SkillWarning, setWarnSink } from "../src/index.js";
 import { manifest, skill, writeTree } from "./helpers/fixture.js";
 import { timeBoxed } from "./helpers/timebox.js";
 
@@ -83,5 +83,30 @@ describe("deep nesting gets one verdict, whatever the caller's stack", () => {
     expect(sync.warnings.map((w) => w.message)).toEqual([
       `${path.join(root, "a", "SKILL.md")}: frontmatter nests deeper than 64 levels; skipped`,
     ]);
+  });
+});
+
+describe("resources", () => {
+  afterEach(() => setWarnSink(null));
+
+  // resourcePath reads "\\" as a separator, so "back\\slash/a" was listed but answered not_found.
+  test("a name with a backslash is left out of the list, with a warning: every listed entry resolves", () => {
+    const root = writeTree({
+      "s/SKILL.md": skill("s"),
+      "s/back\\slash/a": "a",
+      "s/ok.txt": "ok",
+      "s/x\\y.md": "xy",
+    });
+    const skills = createAgentSkills({ roots: [{ path: root }] });
+    const warnings: SkillWarning[] = [];
+    setWarnSink((w) => warnings.push(w));
+    const resources = skills.loadSkill("s")?.resources;
+    expect(resources).toEqual(["ok.txt"]);
+    expect(warnings.map((w) => [w.code, w.path])).toEqual([
+      ["resource_skipped", path.join(root, "s", "back\\slash")],
+      ["resource_skipped", path.join(root, "s", "x\\y.md")],
+    ]);
+    expect(warnings[0]?.message).toContain("has a backslash in its name");
+    expect(skills.resourcePath("s", "ok.txt")).toBe(path.join(root, "s", "ok.txt"));
   });
 });
