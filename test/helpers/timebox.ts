@@ -50,7 +50,11 @@ function state(): SharedArrayBuffer {
 export function describeInput(input: unknown): string {
   let text: string;
   try {
-    text = JSON.stringify(input, (_k, v) => (Buffer.isBuffer(v) || v instanceof Uint8Array ? [...v] : v));
+    // Bytes as a JSON string of their latin1 reading: one character per byte, cheap to make.
+    text =
+      input instanceof Uint8Array
+        ? `${input.length} bytes: ${JSON.stringify(Buffer.from(input.subarray(0, 1000)).toString("latin1"))}`
+        : JSON.stringify(input);
   } catch {
     text = String(input);
   }
