@@ -41,7 +41,10 @@ function depthExceeds(value: unknown, limit: number): boolean {
  * (which depends on how deep the caller's stack already is), the parsed tree, or the value once
  * aliases are expanded. So the same text gets the same outcome from every caller, and no repair.
  */
-const TOO_DEEP: ParsedFrontmatter = { ok: false, message: `frontmatter nests deeper than ${MAX_DEPTH} levels` };
+const TOO_DEEP: ParsedFrontmatter = {
+  ok: false,
+  message: `frontmatter nests deeper than ${MAX_DEPTH} levels`,
+};
 
 /** Whether the parsed tree nests collections deeper than `limit`, keys included (they nest in the parser too). */
 function treeExceeds(root: unknown, limit: number): boolean {
