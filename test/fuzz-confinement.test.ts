@@ -5,8 +5,8 @@ import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { SKILL_ERROR_CODES } from "../src/errors.js";
 import { type AgentSkills, createAgentSkills, SkillError } from "../src/index.js";
-import { skill, writeTree } from "./helpers/fixture.js";
-import { fuzzParams } from "./helpers/fuzz.js";
+import { skill, tempDir, writeTree } from "./helpers/fixture.js";
+import { fuzzParams, inCaseDir } from "./helpers/fuzz.js";
 import { timeBoxed } from "./helpers/timebox.js";
 
 /**
@@ -68,16 +68,19 @@ const shape = fc.record({
 type Shape = typeof shape extends fc.Arbitrary<infer S> ? S : never;
 
 /** Write the tree; entries whose place is taken or whose parent is not a directory are left out. */
-function build(s: Shape): { skills: AgentSkills; dir: string; real: string } {
-  const ws = writeTree({
-    "outside/secret.txt": "secret",
-    "outside/inner/x.txt": "x",
-    "skills/s-evil/x.txt": "sibling",
-    "skills/s/pipe": { fifo: true },
-    "skills/s/docs/real.md": skill("s"),
-    ...Object.fromEntries(Object.entries(TRAPS).map(([name, to]) => [`skills/s/${name}`, { symlink: to }])),
-    "skills/s/SKILL.md": s.manifestLink ? { symlink: "docs/real.md" } : skill("s"),
-  });
+function build(ws: string, s: Shape): { skills: AgentSkills; dir: string; real: string } {
+  writeTree(
+    {
+      "outside/secret.txt": "secret",
+      "outside/inner/x.txt": "x",
+      "skills/s-evil/x.txt": "sibling",
+      "skills/s/pipe": { fifo: true },
+      "skills/s/docs/real.md": skill("s"),
+      ...Object.fromEntries(Object.entries(TRAPS).map(([name, to]) => [`skills/s/${name}`, { symlink: to }])),
+      "skills/s/SKILL.md": s.manifestLink ? { symlink: "docs/real.md" } : skill("s"),
+    },
+    ws,
+  );
   const real = path.join(ws, "skills", "s");
   fs.symlinkSync(path.join(ws, "outside"), path.join(real, "out-abs"));
   for (const { at, kind } of s.entries) {
@@ -161,42 +164,47 @@ const request = fc.oneof(
 );
 
 describe("confinement in a skill tree full of symlinks", () => {
-  test("resourcePath gives a regular file inside the real skill dir, or a SkillError of the spec's codes", () => {
-    fc.assert(
-      fc.property(shape, fc.array(request, { minLength: 10, maxLength: 40 }), (s, rels) => {
-        const { skills, dir, real } = build(s);
-        if (!discovered(s)) {
-          expect(skills.getSkill("s")).toBeUndefined();
-          return;
-        }
-        // Every name, alone and as a dir, besides the random requests: each trap is tried in each tree.
-        const every = NAMES.flatMap((n) => [n, `${n}/real.md`, `${n}/x.txt`]);
-        for (const rel of [...rels, ...every]) checkRequest(skills, dir, real, s.follow, rel);
-      }),
+  test("resourcePath gives a regular file inside the real skill dir, or a SkillError of the spec's codes", async () => {
+    const base = tempDir();
+    // Every name, alone and as a dir, besides the random requests: each trap is tried in each tree.
+    const every = NAMES.flatMap((n) => [n, `${n}/real.md`, `${n}/x.txt`]);
+    await fc.assert(
+      fc.asyncProperty(shape, fc.array(request, { minLength: 10, maxLength: 40 }), (s, rels) =>
+        inCaseDir(base, (ws) => {
+          const { skills, dir, real } = build(ws, s);
+          if (!discovered(s)) {
+            expect(skills.getSkill("s")).toBeUndefined();
+            return;
+          }
+          for (const rel of [...rels, ...every]) checkRequest(skills, dir, real, s.follow, rel);
+        }),
+      ),
       fuzzParams(60),
     );
   });
 
-  test("every entry of loadSkill().resources resolves to a regular file inside the real skill dir", () => {
-    fc.assert(
-      fc.property(shape, (s) => {
-        const { skills, dir, real } = build(s);
-        const content = timeBoxed(s, () => skills.loadSkill("s"));
-        if (!discovered(s)) return;
-        const resources = content?.resources ?? [];
-        expect(resources).toContain("docs/real.md");
-        expect([...resources].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))).toEqual(resources);
-        expect(new Set(resources).size).toBe(resources.length);
-        expect(resources).not.toContain("SKILL.md");
-        for (const rel of resources) {
-          expect(rel.split("/").every((p) => p !== "" && p !== "." && p !== "..")).toBe(true);
-          const got = skills.resourcePath("s", rel);
-          expect(fs.lstatSync(got).isFile()).toBe(true);
-          expect(got.startsWith(real + path.sep)).toBe(true);
-          if (!s.follow) expect(got).toBe(path.join(real, ...rel.split("/")));
-        }
-        expect(dir.endsWith(`${path.sep}s`)).toBe(true);
-      }),
+  test("every entry of loadSkill().resources resolves to a regular file inside the real skill dir", async () => {
+    const base = tempDir();
+    await fc.assert(
+      fc.asyncProperty(shape, (s) =>
+        inCaseDir(base, (ws) => {
+          const { skills, real } = build(ws, s);
+          const content = timeBoxed(s, () => skills.loadSkill("s"));
+          if (!discovered(s)) return;
+          const resources = content?.resources ?? [];
+          expect(resources).toContain("docs/real.md");
+          expect([...resources].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))).toEqual(resources);
+          expect(new Set(resources).size).toBe(resources.length);
+          expect(resources).not.toContain("SKILL.md");
+          for (const rel of resources) {
+            expect(rel.split("/").every((p) => p !== "" && p !== "." && p !== "..")).toBe(true);
+            const got = skills.resourcePath("s", rel);
+            expect(fs.lstatSync(got).isFile()).toBe(true);
+            expect(got.startsWith(real + path.sep)).toBe(true);
+            if (!s.follow) expect(got).toBe(path.join(real, ...rel.split("/")));
+          }
+        }),
+      ),
       fuzzParams(80),
     );
   });

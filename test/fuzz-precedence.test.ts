@@ -5,7 +5,7 @@ import fc from "fast-check";
 import { expect, test } from "vitest";
 import { type AgentSkills, createAgentSkills, createAgentSkillsAsync, SkillError } from "../src/index.js";
 import { manifest, skill, tempDir } from "./helpers/fixture.js";
-import { fuzzParams } from "./helpers/fuzz.js";
+import { fuzzParams, inCaseDir } from "./helpers/fuzz.js";
 
 /** Directory names whose code-unit order differs from a locale's: capitals first, digits as text, non-ASCII last. */
 const DIRS = ["a", "b", "B", "_x", "ä", "z1", "z10", "z2", "10", "9", "a.b", "a b", "alpha", "beta"];
@@ -25,8 +25,7 @@ type Root = typeof root extends fc.Arbitrary<infer R> ? R : never;
 
 const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-function write(roots: Root[]): string[] {
-  const ws = tempDir();
+function write(ws: string, roots: Root[]): string[] {
   return roots.map((r, i) => {
     const p = path.join(ws, `r${i}`);
     if (!r.exists) return p;
@@ -82,51 +81,57 @@ function model(roots: Root[]) {
 
 const codes = (skills: AgentSkills, code: string) => skills.warnings.filter((w) => w.code === code).length;
 
+/** Discover `roots` written under `ws` every way, and hold each answer against the model. */
+async function check(ws: string, roots: Root[]): Promise<void> {
+  const paths = write(ws, roots);
+  const options = { roots: paths.map((p, i) => ({ path: p, source: `r${i}` })) };
+  const expected = model(roots);
+  const skills = createAgentSkills(options);
+
+  const at = (o: { root: number; dir: string }) => path.join(paths[o.root] ?? "", o.dir);
+  expect(skills.listSkills().map((s) => [s.name, s.source, s.dir])).toEqual(
+    expected.catalog.map((o) => [o.name, `r${o.root}`, at(o)]),
+  );
+  expect(skills.listSkills().map((s) => s.description)).toEqual(
+    expected.catalog.map((o) => `${o.name} in r${o.root}`),
+  );
+  const count = (v: Offer["verdict"]) => expected.offers.filter((o) => o.verdict === v).length;
+  expect(codes(skills, "duplicate_skill")).toBe(count("duplicate"));
+  expect(codes(skills, "invalid_skill")).toBe(count("invalid"));
+  const mismatches = expected.offers.filter((o) => o.verdict !== "invalid" && o.name !== o.dir).length;
+  expect(codes(skills, "name_mismatch")).toBe(mismatches);
+  expect(skills.warnings.length).toBe(count("duplicate") + count("invalid") + mismatches);
+
+  for (const name of new Set(expected.offers.map((o) => o.name))) {
+    expect(skills.explain(name).map((c) => [c.verdict, c.rootIndex, c.dir])).toEqual(
+      expected.offers.filter((o) => o.name === name).map((o) => [o.verdict, o.root, at(o)]),
+    );
+  }
+
+  const async = await createAgentSkillsAsync(options);
+  expect(async.listSkills()).toEqual(skills.listSkills());
+  expect(async.warnings).toEqual(skills.warnings);
+
+  let thrown: unknown;
+  try {
+    createAgentSkills({ ...options, strict: true });
+  } catch (e) {
+    thrown = e;
+  }
+  const problem = expected.firstProblem;
+  if (problem === undefined) expect(thrown).toBeUndefined();
+  else {
+    expect(thrown).toBeInstanceOf(SkillError);
+    expect(thrown).toMatchObject({ code: problem.code, path: path.join(at(problem), "SKILL.md") });
+  }
+}
+
 test("the catalog, warnings, explain and strict errors follow the reference model", async () => {
+  const base = tempDir();
   await fc.assert(
-    fc.asyncProperty(fc.array(root, { minLength: 1, maxLength: 6 }), async (roots) => {
-      const paths = write(roots);
-      const options = { roots: paths.map((p, i) => ({ path: p, source: `r${i}` })) };
-      const expected = model(roots);
-      const skills = createAgentSkills(options);
-
-      const at = (o: { root: number; dir: string }) => path.join(paths[o.root] ?? "", o.dir);
-      expect(skills.listSkills().map((s) => [s.name, s.source, s.dir])).toEqual(
-        expected.catalog.map((o) => [o.name, `r${o.root}`, at(o)]),
-      );
-      expect(skills.listSkills().map((s) => s.description)).toEqual(
-        expected.catalog.map((o) => `${o.name} in r${o.root}`),
-      );
-      const count = (v: Offer["verdict"]) => expected.offers.filter((o) => o.verdict === v).length;
-      expect(codes(skills, "duplicate_skill")).toBe(count("duplicate"));
-      expect(codes(skills, "invalid_skill")).toBe(count("invalid"));
-      const mismatches = expected.offers.filter((o) => o.verdict !== "invalid" && o.name !== o.dir).length;
-      expect(codes(skills, "name_mismatch")).toBe(mismatches);
-      expect(skills.warnings.length).toBe(count("duplicate") + count("invalid") + mismatches);
-
-      for (const name of new Set(expected.offers.map((o) => o.name))) {
-        expect(skills.explain(name).map((c) => [c.verdict, c.rootIndex, c.dir])).toEqual(
-          expected.offers.filter((o) => o.name === name).map((o) => [o.verdict, o.root, at(o)]),
-        );
-      }
-
-      const async = await createAgentSkillsAsync(options);
-      expect(async.listSkills()).toEqual(skills.listSkills());
-      expect(async.warnings).toEqual(skills.warnings);
-
-      let thrown: unknown;
-      try {
-        createAgentSkills({ ...options, strict: true });
-      } catch (e) {
-        thrown = e;
-      }
-      const problem = expected.firstProblem;
-      if (problem === undefined) expect(thrown).toBeUndefined();
-      else {
-        expect(thrown).toBeInstanceOf(SkillError);
-        expect(thrown).toMatchObject({ code: problem.code, path: path.join(at(problem), "SKILL.md") });
-      }
-    }),
+    fc.asyncProperty(fc.array(root, { minLength: 1, maxLength: 6 }), (roots) =>
+      inCaseDir(base, (ws) => check(ws, roots)),
+    ),
     fuzzParams(150),
   );
 });
