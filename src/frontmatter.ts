@@ -10,6 +10,13 @@ export type ParsedFrontmatter =
 /** Deeper frontmatter than this is refused: real manifests nest two or three levels. */
 export const MAX_DEPTH = 64;
 
+/**
+ * Longer frontmatter (in UTF-16 code units) is refused. Real manifests stay under 2 KiB, and the YAML
+ * parser's time grows faster than the text on crafted input (its duplicate-key check is quadratic:
+ * minutes for a 1 MiB mapping), so this bounds what one manifest can cost to well under a second.
+ */
+export const MAX_FRONTMATTER_LENGTH = 64 * 1024;
+
 function depthExceeds(value: unknown, limit: number): boolean {
   const stack: [unknown, number][] = [[value, 1]];
   for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
@@ -21,10 +28,40 @@ function depthExceeds(value: unknown, limit: number): boolean {
   return false;
 }
 
+/**
+ * Too deep is one verdict, without a position, whoever finds it: the parser running out of stack
+ * (which depends on how deep the caller's stack already is), the parsed tree, or the value once
+ * aliases are expanded. So the same text gets the same outcome from every caller, and no repair.
+ */
+const TOO_DEEP: ParsedFrontmatter = {
+  ok: false,
+  message: `frontmatter nests deeper than ${MAX_DEPTH} levels`,
+};
+
+/** Whether the parsed tree nests collections deeper than `limit`, keys included (they nest in the parser too). */
+function treeExceeds(root: unknown, limit: number): boolean {
+  const y = yaml();
+  const stack: [unknown, number][] = [[root, 1]];
+  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
+    const [node, depth] = item;
+    if (!y.isCollection(node)) continue;
+    if (depth > limit) return true;
+    for (const child of node.items) {
+      if (y.isPair(child)) stack.push([child.key, depth + 1], [child.value, depth + 1]);
+      else stack.push([child, depth + 1]);
+    }
+  }
+  return false;
+}
+
 function parseYaml(text: string): ParsedFrontmatter {
   let data: unknown;
   try {
     const doc = yaml().parseDocument(text, { uniqueKeys: true, prettyErrors: true, logLevel: "error" });
+    // The yaml package reports a stack overflow while building nested collections as RESOURCE_EXHAUSTION.
+    if (doc.errors.some((e) => e.code === "RESOURCE_EXHAUSTION") || treeExceeds(doc.contents, MAX_DEPTH)) {
+      return TOO_DEEP;
+    }
     const err = doc.errors[0];
     if (err !== undefined) {
       const pos = err.linePos?.[0];
@@ -36,9 +73,9 @@ function parseYaml(text: string): ParsedFrontmatter {
     }
     data = doc.toJS({ maxAliasCount: 100 });
   } catch (e) {
-    // The yaml package throws for alias bombs (ReferenceError) and overflows its stack on absurd nesting.
-    const reason = e instanceof RangeError ? "nesting too deep" : e instanceof Error ? e.message : String(e);
-    return { ok: false, message: `invalid YAML: ${reason}` };
+    // toJS throws for alias bombs (ReferenceError), and overflows its stack on aliases nested in aliases.
+    if (e instanceof RangeError) return TOO_DEEP;
+    return { ok: false, message: `invalid YAML: ${e instanceof Error ? e.message : String(e)}` };
   }
   return checkMapping(data, false);
 }
@@ -49,13 +86,20 @@ function checkMapping(data: unknown, repaired: boolean): ParsedFrontmatter {
       data === null || data === undefined ? "empty" : Array.isArray(data) ? "a list" : `a ${typeof data}`;
     return { ok: false, message: `frontmatter is ${what}, not a mapping of keys to values` };
   }
-  if (depthExceeds(data, MAX_DEPTH))
-    return { ok: false, message: `frontmatter nests deeper than ${MAX_DEPTH} levels` };
+  if (depthExceeds(data, MAX_DEPTH)) return TOO_DEEP;
   return { ok: true, data: data as Record<string, unknown>, repaired };
 }
 
-const TOP_LEVEL_PLAIN = /^([A-Za-z0-9_][A-Za-z0-9_.-]*)([ \t]*:[ \t]+)(.*?)([ \t]*)$/;
+// The value runs to the end of the line; its trailing blanks are cut by `trimBlanks`, not by the
+// pattern: a lazy value followed by `[ \t]*$` backtracks quadratically on a long run of blanks.
+const TOP_LEVEL_PLAIN = /^([A-Za-z0-9_][A-Za-z0-9_.-]*)([ \t]*:[ \t]+)(.*)$/;
 const NEEDS_QUOTES = /: |^[`@[{,%]/;
+
+function trimBlanks(s: string): string {
+  let end = s.length;
+  while (end > 0 && (s[end - 1] === " " || s[end - 1] === "\t")) end--;
+  return s.slice(0, end);
+}
 
 /**
  * Quote the top-level plain values that real manifests write as prose (`description: Use when: x`).
@@ -68,7 +112,7 @@ export function repairYaml(text: string): string | undefined {
   for (let i = 0; i < lines.length; i++) {
     const m = TOP_LEVEL_PLAIN.exec((lines[i] ?? "").replace(/\r$/, ""));
     if (m === null) continue;
-    const value = m[3] ?? "";
+    const value = trimBlanks(m[3] ?? "");
     if (value === "" || /^["'|>]/.test(value) || !NEEDS_QUOTES.test(value)) continue;
     let last = i;
     while (last + 1 < lines.length && /^[ \t]+\S/.test(lines[last + 1] ?? "")) last++;
@@ -85,10 +129,17 @@ export function repairYaml(text: string): string | undefined {
 }
 
 /**
- * Parse frontmatter text. With `repair`, a YAML error is retried once on {@link repairYaml}'s
- * output; if that parses, the result says `repaired`, otherwise the original error stands.
+ * Parse frontmatter text of at most {@link MAX_FRONTMATTER_LENGTH}. With `repair`, a YAML error is
+ * retried once on {@link repairYaml}'s output; if that parses, the result says `repaired`, otherwise
+ * the original error stands.
  */
 export function parseFrontmatter(text: string, repair: boolean): ParsedFrontmatter {
+  if (text.length > MAX_FRONTMATTER_LENGTH) {
+    return {
+      ok: false,
+      message: `frontmatter is ${text.length} characters long, over the limit of ${MAX_FRONTMATTER_LENGTH}`,
+    };
+  }
   const fast = fastParse(text);
   // The fast path gives only mappings, nested far less than MAX_DEPTH: nothing left to check.
   if (fast !== undefined && fast !== YAML_ERROR) return { ok: true, data: fast, repaired: false };

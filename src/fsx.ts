@@ -307,8 +307,9 @@ export function* readManifest(
 
 /** `fs.statSync` through the fault seam; `undefined` when nothing is there. */
 export function statSync(path: string): fs.Stats | undefined {
-  fault("stat", path);
   try {
+    // Inside the try: an injected fault takes the same path as a real one.
+    fault("stat", path);
     return fs.statSync(path);
   } catch (e) {
     if (ABSENT_CODES.has((e as { code?: string }).code ?? "")) return undefined;
@@ -318,8 +319,9 @@ export function statSync(path: string): fs.Stats | undefined {
 
 /** `fs.lstatSync` through the fault seam; `undefined` when nothing is there. */
 export function lstatSync(path: string): fs.Stats | undefined {
-  fault("lstat", path);
   try {
+    // Inside the try: an injected fault takes the same path as a real one.
+    fault("lstat", path);
     return fs.lstatSync(path);
   } catch (e) {
     if (ABSENT_CODES.has((e as { code?: string }).code ?? "")) return undefined;

@@ -151,8 +151,10 @@ export function* inspect(ctx: Context, name: string, dir: string): FsTask<ScanIt
   let dirSig = "";
   try {
     if (prev !== undefined) dirSig = trusted(ctx, yield* stat(dir));
-  } catch {
-    // The readdir below meets the same problem and reports it.
+  } catch (e) {
+    // As when the listing fails: this scan cannot vouch for the directory.
+    const code = errnoCode(e) ?? String(e);
+    return warn("unreadable", `skill directory ${dir} cannot be read (${code}); skipped`, dir);
   }
   let listing: Listing;
   if (prev !== undefined && dirSig !== "" && dirSig === prev.dirSig) listing = prev.listing;

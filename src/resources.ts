@@ -17,7 +17,8 @@ function inside(p: string, dir: string): boolean {
 
 /**
  * The files of a skill, relative and `/`-separated, sorted, without the manifest. Symlinks are listed
- * only when followed and their target lies inside the skill directory; others are dropped with a warning.
+ * only when followed and their target lies inside the skill directory; others are dropped with a warning,
+ * and so is a name holding a backslash, which {@link confine} reads as a separator and could not serve.
  */
 export function listResources(
   skill: SkillInfo,
@@ -52,6 +53,15 @@ export function listResources(
       if (stopped) return;
       const abs = path.join(dir, entry.name);
       const relPath = rel === "" ? entry.name : `${rel}/${entry.name}`;
+      if (entry.name.includes("\\")) {
+        // resourcePath reads a backslash as a separator, so this name could be listed but never served.
+        note(
+          "resource_skipped",
+          `${abs} has a backslash in its name, which resource paths cannot name; not listed`,
+          abs,
+        );
+        continue;
+      }
       let type = entry.type;
       if (type === "symlink") {
         if (!follow) continue;
@@ -74,8 +84,18 @@ export function listResources(
           );
           continue;
         }
-        const st = statSync(real);
-        type = st?.isDirectory() ? "dir" : st?.isFile() ? "file" : "other";
+        let st: ReturnType<typeof statSync>;
+        let why = "does not exist";
+        try {
+          st = statSync(real);
+        } catch (e) {
+          why = `cannot be read (${errnoCode(e) ?? String(e)})`;
+        }
+        if (st === undefined) {
+          note("resource_skipped", `symlink ${abs}: its target ${real} ${why}; not listed`, abs);
+          continue;
+        }
+        type = st.isDirectory() ? "dir" : st.isFile() ? "file" : "other";
         // A link back to a directory already walked would list the same files again, or forever.
         if (type === "dir" && visited.has(real)) continue;
         if (type === "dir") visited.add(real);
@@ -134,30 +154,30 @@ export function confine(skill: SkillInfo, rel: unknown, follow: boolean): string
       if (parts.pop() === undefined) return fail("path_escape", "leads outside the skill directory");
     } else parts.push(part);
   }
-  const target = path.join(skill.dir, ...parts);
-  let real: string;
-  try {
-    real = realpathSync(target);
-  } catch (e) {
-    return fail("not_found", `does not exist (${errnoCode(e) ?? String(e)})`);
-  }
-  let base: string;
-  try {
-    base = realpathSync(skill.dir);
-  } catch (e) {
-    return fail(
-      "not_found",
-      `cannot be resolved: the skill directory is gone (${errnoCode(e) ?? String(e)})`,
-    );
-  }
+  // Whatever stops a probe (a missing path, EACCES, EIO…) means the file cannot be served: not_found,
+  // naming the path probed and why.
+  const probe = <T>(p: string, fn: (p: string) => T | undefined): T => {
+    let code: string | undefined;
+    try {
+      const result = fn(p);
+      if (result !== undefined) return result;
+    } catch (e) {
+      code = errnoCode(e) ?? String(e);
+    }
+    if (code === undefined) return fail("not_found", `does not exist: ${p}`);
+    const missing = code === "ENOENT" || code === "ENOTDIR";
+    return fail("not_found", `${missing ? "does not exist" : "cannot be read"}: ${p} (${code})`);
+  };
+  const real = probe(path.join(skill.dir, ...parts), realpathSync);
+  const base = probe(skill.dir, realpathSync);
   if (!inside(real, base)) return fail("path_escape", `resolves outside the skill directory, to ${real}`);
   if (!follow) {
     for (let i = 1; i <= parts.length; i++) {
-      if (lstatSync(path.join(skill.dir, ...parts.slice(0, i)))?.isSymbolicLink()) {
+      if (probe(path.join(skill.dir, ...parts.slice(0, i)), lstatSync).isSymbolicLink()) {
         return fail("not_found", "goes through a symlink, and symlinks are not followed");
       }
     }
   }
-  if (!statSync(real)?.isFile()) return fail("not_a_file", "is not a regular file");
+  if (!probe(real, statSync).isFile()) return fail("not_a_file", "is not a regular file");
   return real;
 }

@@ -48,10 +48,12 @@ function* listRoot(ctx: Context, root: SkillRoot): FsTask<readonly Slot[]> {
   const follow = ctx.config.followSymlinks;
   const prev = ctx.previous.roots.get(root.path);
   let sig = "";
+  let unsure: unknown;
   try {
     if (prev !== undefined) sig = trusted(ctx, yield* stat(root.path));
-  } catch {
-    // The readdir below meets the same problem and reports it.
+  } catch (e) {
+    // Listed again below; if that fails too, the listing's error is the one reported.
+    unsure = e;
   }
   const same = prev !== undefined && sig !== "" && sig === prev.sig;
   if (same && !prev.links) {
@@ -89,7 +91,10 @@ function* listRoot(ctx: Context, root: SkillRoot): FsTask<readonly Slot[]> {
     }
   }
   ctx.next.roots.set(root.path, { sig, entries, slots, links });
-  return slots;
+  if (unsure === undefined) return slots;
+  const code = errnoCode(unsure) ?? String(unsure);
+  const message = `root ${root.path} cannot be checked for changes (${code}); listed again`;
+  return [warn("unreadable", message, root.path), ...slots];
 }
 
 /** What a root that cannot be listed gives: nothing when it does not exist, else a warning. */

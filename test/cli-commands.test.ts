@@ -99,7 +99,11 @@ describe("resource", () => {
     ],
     ["pdf", "", 'invalid_input: resource "" of skill "pdf" is empty'],
     ["pdf", "scripts", 'not_a_file: resource "scripts" of skill "pdf" is not a regular file'],
-    ["pdf", "missing.txt", 'not_found: resource "missing.txt" of skill "pdf" does not exist (ENOENT)'],
+    [
+      "pdf",
+      "missing.txt",
+      'not_found: resource "missing.txt" of skill "pdf" does not exist: examples/workspace/.clarvis/skills/pdf/missing.txt (ENOENT)',
+    ],
     ["nope", "x", 'not_found: no skill named "nope" is loaded'],
   ])("%s %j is refused: one line naming the code on stderr, exit 1, nothing on stdout", (name, rel, line) => {
     expect(run(["resource", name, rel, ...EXAMPLE])).toEqual({ code: 1, out: "", err: `error: ${line}\n` });
