@@ -140,17 +140,23 @@ function room(expected: number): Buffer {
   return slab.subarray(slabUsed - expected, slabUsed);
 }
 
+/** `buf` while it has room after `total` bytes, else a bigger copy; `undefined` once past the limit. */
+function roomToRead(buf: Buffer, total: number): Buffer | undefined {
+  if (total < buf.length) return buf;
+  if (buf.length > MAX_MANIFEST_BYTES) return undefined;
+  const bigger = Buffer.allocUnsafe(Math.min(buf.length * 2, MAX_MANIFEST_BYTES + 1));
+  buf.copy(bigger, 0, 0, total);
+  return bigger;
+}
+
 /** Read the size fstat gave (to EOF when it gave 0), at most MAX_MANIFEST_BYTES + 1 bytes: a file that grows is still bounded. */
 function readBoundedSync(fd: number, expected: number): Buffer {
   let buf = room(expected);
   let total = 0;
   for (;;) {
-    if (total === buf.length) {
-      if (buf.length > MAX_MANIFEST_BYTES) break;
-      const bigger = Buffer.allocUnsafe(Math.min(buf.length * 2, MAX_MANIFEST_BYTES + 1));
-      buf.copy(bigger, 0, 0, total);
-      buf = bigger;
-    }
+    const next = roomToRead(buf, total);
+    if (next === undefined) break;
+    buf = next;
     const n = fs.readSync(fd, buf, total, buf.length - total, null);
     if (n === 0) break;
     total += n;
@@ -203,12 +209,9 @@ async function readBoundedAsync(fd: number, expected: number): Promise<Buffer> {
   let buf = room(expected);
   let total = 0;
   for (;;) {
-    if (total === buf.length) {
-      if (buf.length > MAX_MANIFEST_BYTES) break;
-      const bigger = Buffer.allocUnsafe(Math.min(buf.length * 2, MAX_MANIFEST_BYTES + 1));
-      buf.copy(bigger, 0, 0, total);
-      buf = bigger;
-    }
+    const next = roomToRead(buf, total);
+    if (next === undefined) break;
+    buf = next;
     const { bytesRead } = await pRead(fd, buf, total, buf.length - total, null);
     if (bytesRead === 0) break;
     total += bytesRead;

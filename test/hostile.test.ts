@@ -62,6 +62,18 @@ describe("manifests that are not regular files, or too large", () => {
     expect(strictCode(tree)).toBe("invalid_skill");
   });
 
+  test("files whose size stat reports as 0 are read to their end, and bounded", () => {
+    // /proc files claim size 0: the reader must grow its buffer, and stop past 1 MiB.
+    const { messages } = lenient({
+      "small/SKILL.md": { symlink: "/proc/self/status" },
+      "large/SKILL.md": { symlink: "/proc/kallsyms" },
+    });
+    expect(messages).toEqual([
+      "invalid_skill: <root>/large/SKILL.md: is 1048577 bytes, over the 1 MiB limit; skipped",
+      "invalid_skill: <root>/small/SKILL.md:1: does not start with a --- frontmatter fence; skipped",
+    ]);
+  });
+
   test("exactly 1 MiB loads", () => {
     const head = "---\nname: x\ndescription: d\n---\n";
     const text = head + "b".repeat(1024 * 1024 - head.length);
