@@ -49,6 +49,8 @@ const IMPORTS = `import { type CatalogFormat, createAgentSkills, renderCatalog, 
 let project = "";
 let packed: Packed;
 let tscOutput = "";
+/** A Node.js 22 binary: the registry ships each platform's build as an ordinary package. */
+let node22 = "";
 
 function run(file: string, args: string[], cwd: string): string {
   return execFileSync(file, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
@@ -73,6 +75,13 @@ beforeAll(() => {
     "--no-package-lock",
   ];
   run("npm", [...install, `./${packed.filename}`], project);
+  // In its own folder, so the consumer's node_modules holds only what a user's would.
+  const runtime = path.join(project, "node22");
+  fs.mkdirSync(runtime);
+  fs.writeFileSync(path.join(runtime, "package.json"), JSON.stringify({ name: "runtime", private: true }));
+  const nodePackage = `node-${process.platform}-${process.arch}`;
+  run("npm", [...install, `${nodePackage}@22`], runtime);
+  node22 = path.join(runtime, "node_modules", nodePackage, "bin", "node");
   writeTree(
     {
       "consumer.mts": `${IMPORTS}\n${BODY.replace("RESOLVED", 'import.meta.resolve("@clarvis/agent-skills")')}`,
@@ -145,11 +154,19 @@ describe("an installed consumer", () => {
     );
   });
 
+  test("the second runtime is Node.js 22, beside this Node.js 20 or later", () => {
+    expect(run(node22, ["--version"], project)).toMatch(/^v22\./);
+    expect(Number(process.versions.node.split(".")[0])).toBeGreaterThanOrEqual(20);
+  });
+
   test.each([
-    ["import", "consumer.mjs", "dist/index.js"],
-    ["require", "consumer.cjs", "dist/cjs/index.js"],
-  ])("can %s the package and load, repair, confine and render skills", (_, file, entry) => {
-    const report = JSON.parse(run(process.execPath, [file, path.join(project, "skills")], project)) as Report;
+    ["import", "this Node.js", "consumer.mjs", "dist/index.js"],
+    ["require", "this Node.js", "consumer.cjs", "dist/cjs/index.js"],
+    ["import", "Node.js 22", "consumer.mjs", "dist/index.js"],
+    ["require", "Node.js 22", "consumer.cjs", "dist/cjs/index.js"],
+  ])("can %s the package on %s and load, repair, confine and render skills", (_, runtime, file, entry) => {
+    const node = runtime === "Node.js 22" ? node22 : process.execPath;
+    const report = JSON.parse(run(node, [file, path.join(project, "skills")], project)) as Report;
     expect(report.resolved.endsWith(`node_modules/@clarvis/agent-skills/${entry}`)).toBe(true);
     expect({ ...report, resolved: undefined }).toEqual({
       resolved: undefined,
