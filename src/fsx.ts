@@ -69,7 +69,7 @@ function fault(op: string, path: string): void {
 }
 
 /** Errno codes that mean "nothing there" rather than "something went wrong". */
-export const ABSENT_CODES: ReadonlySet<string> = new Set(["ENOENT", "ENOTDIR"]);
+const ABSENT_CODES: ReadonlySet<string> = new Set(["ENOENT", "ENOTDIR"]);
 
 const O_NONBLOCK = fs.constants.O_NONBLOCK ?? 0;
 const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;

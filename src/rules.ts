@@ -25,7 +25,7 @@ const NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const codePoints = (s: string) => [...s].length;
 
 /** A name that would pass `name-format`: lower-cased, other characters turned to single hyphens. */
-export function suggestName(name: string): string {
+function suggestName(name: string): string {
   return name
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, "-")
