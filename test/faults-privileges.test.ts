@@ -3,9 +3,9 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterEach, expect, test } from "vitest";
-import { skill, writeTree } from "./helpers/fixture.js";
+import { skill, tempDir, writeTree } from "./helpers/fixture.js";
 
-const DIST = path.resolve(import.meta.dirname, "../dist/index.js");
+const REPO = path.resolve(import.meta.dirname, "..");
 const NOBODY = 65_534;
 
 function found(cmd: string): boolean {
@@ -45,6 +45,21 @@ try { createAgentSkills({ roots, strict: true }); } catch (e) { out.strict = [e 
 process.stdout.write(JSON.stringify(out));
 `;
 
+/**
+ * A copy of the built package (and its two dependencies) that the unprivileged user can read: the
+ * checkout itself may sit below a folder private to root, as a `mktemp -d` clone does.
+ */
+function readablePackage(): string {
+  const dir = tempDir();
+  fs.chmodSync(dir, 0o755);
+  fs.cpSync(path.join(REPO, "package.json"), path.join(dir, "package.json"));
+  fs.cpSync(path.join(REPO, "dist"), path.join(dir, "dist"), { recursive: true });
+  for (const dep of ["yaml", "zod"]) {
+    fs.cpSync(path.join(REPO, "node_modules", dep), path.join(dir, "node_modules", dep), { recursive: true });
+  }
+  return path.join(dir, "dist", "index.js");
+}
+
 const locked: string[] = [];
 afterEach(() => {
   // Give the fixture back to its owner's rights, so that the temp dir can be removed.
@@ -54,7 +69,11 @@ afterEach(() => {
 test.skipIf(unprivileged() === undefined)(
   "chmod 000 dirs and manifest, read by an unprivileged user: warnings with EACCES, the rest loads",
   () => {
-    expect(fs.existsSync(DIST), "dist/ is missing: run `npm run build` (npm test does)").toBe(true);
+    expect(
+      fs.existsSync(path.join(REPO, "dist")),
+      "dist/ is missing: run `npm run build` (npm test does)",
+    ).toBe(true);
+    const entry = readablePackage();
     const root = writeTree({
       "open/SKILL.md": skill("open"),
       "open/readme.md": "readme",
@@ -70,7 +89,7 @@ test.skipIf(unprivileged() === undefined)(
       locked.push(path.join(root, rel));
     }
     const prefix = unprivileged() ?? [];
-    const argv = [...prefix, process.execPath, "--input-type=module", "-e", SCRIPT, DIST, root];
+    const argv = [...prefix, process.execPath, "--input-type=module", "-e", SCRIPT, entry, root];
     const [cmd = "", ...args] = argv;
     const out = JSON.parse(execFileSync(cmd, args, { encoding: "utf8" }));
     expect(out.uid).not.toBe(0);
