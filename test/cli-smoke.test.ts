@@ -2,7 +2,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { expect, test } from "vitest";
-import { REPO } from "./helpers/cli.js";
+import { EXAMPLE, EXAMPLE_TABLE, REPO } from "./helpers/cli.js";
 
 // npm test builds first, so this runs the real compiled bin, as npm would link it.
 const pkg = JSON.parse(fs.readFileSync(path.join(REPO, "package.json"), "utf8"));
@@ -14,21 +14,13 @@ test("the package's bin is the built CLI, with a node shebang", () => {
 });
 
 test("the built bin lists the example workspace, writes the warning to stderr and exits 0", () => {
-  const result = spawnSync(
-    process.execPath,
-    [BIN, "list", "--workspace", "examples/workspace", "--home", "examples/home"],
-    { cwd: REPO, encoding: "utf8", env: { PATH: process.env.PATH ?? "" } },
-  );
+  const result = spawnSync(process.execPath, [BIN, "list", ...EXAMPLE], {
+    cwd: REPO,
+    encoding: "utf8",
+    env: { PATH: process.env.PATH ?? "" },
+  });
   expect(result.status).toBe(0);
-  expect(result.stdout.split("\n")).toEqual([
-    "NAME        SCOPE      SOURCE   DESCRIPTION",
-    "changelog   workspace  agents   Draft a CHANGELOG entry from the commits since …",
-    "git-commit  workspace  agents   Write a conventional commit message for the sta…",
-    "pdf         workspace  clarvis  Extract text and tables from PDF files; use whe…",
-    "review      user       clarvis  Review a pull request for correctness first, st…",
-    "4 skills",
-    "",
-  ]);
+  expect(result.stdout).toBe(EXAMPLE_TABLE);
   expect(result.stderr).toBe(
     'warning: invalid_skill: examples/workspace/.clarvis/skills/broken/SKILL.md:4:1: invalid YAML: Missing closing "quote; skipped\n',
   );
@@ -49,11 +41,7 @@ test("the built bin exits 2 on bad usage and 1 on a refused resource, with nothi
 
 test("the README's quick start and CLI reference show the real outputs", () => {
   const readme = fs.readFileSync(path.join(REPO, "README.md"), "utf8");
-  const example = spawnSync(
-    process.execPath,
-    [BIN, "list", "--workspace", "examples/workspace", "--home", "examples/home"],
-    { cwd: REPO, encoding: "utf8" },
-  );
+  const example = spawnSync(process.execPath, [BIN, "list", ...EXAMPLE], { cwd: REPO, encoding: "utf8" });
   expect(readme).toContain(`\n${example.stdout}${example.stderr}\`\`\`\n`);
   const needsFixes = spawnSync(process.execPath, [BIN, "validate", "examples/needs-fixes"], {
     cwd: REPO,

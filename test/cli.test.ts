@@ -3,7 +3,7 @@ import * as path from "node:path";
 import { describe, expect, test } from "vitest";
 import { HELP, USAGE } from "../src/cli/help.js";
 import { createAgentSkills } from "../src/index.js";
-import { EXAMPLE, REPO, run } from "./helpers/cli.js";
+import { EXAMPLE, EXAMPLE_TABLE, REPO, run } from "./helpers/cli.js";
 import { skill, writeTree } from "./helpers/fixture.js";
 
 const usageTail = `${USAGE}\nRun agent-skills --help for the commands and options.\n`;
@@ -78,15 +78,7 @@ describe("list", () => {
   test("the example workspace: a table cut to 80 columns, a count line, the malformed skill warned on stderr", () => {
     expect(run(["list", ...EXAMPLE])).toEqual({
       code: 0,
-      out: [
-        "NAME        SCOPE      SOURCE   DESCRIPTION",
-        "changelog   workspace  agents   Draft a CHANGELOG entry from the commits since …",
-        "git-commit  workspace  agents   Write a conventional commit message for the sta…",
-        "pdf         workspace  clarvis  Extract text and tables from PDF files; use whe…",
-        "review      user       clarvis  Review a pull request for correctness first, st…",
-        "4 skills",
-        "",
-      ].join("\n"),
+      out: EXAMPLE_TABLE,
       err: brokenWarning,
     });
   });

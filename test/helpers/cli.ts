@@ -8,6 +8,17 @@ export const REPO = path.resolve(import.meta.dirname, "../..");
 /** The example workspace's roots, as the README's commands give them. */
 export const EXAMPLE = ["--workspace", "examples/workspace", "--home", "examples/home"];
 
+/** What `list` prints for the example workspace on an 80-column, non-TTY stdout. */
+export const EXAMPLE_TABLE = [
+  "NAME        SCOPE      SOURCE   DESCRIPTION",
+  "changelog   workspace  agents   Draft a CHANGELOG entry from the commits since …",
+  "git-commit  workspace  agents   Write a conventional commit message for the sta…",
+  "pdf         workspace  clarvis  Extract text and tables from PDF files; use whe…",
+  "review      user       clarvis  Review a pull request for correctness first, st…",
+  "4 skills",
+  "",
+].join("\n");
+
 /** What one run of main() produced. */
 export interface Run {
   readonly code: number;
