@@ -5,6 +5,7 @@ export default defineConfig({
   oxc: { include: /\.[cm]?tsx?$/ },
   test: {
     include: ["test/**/*.test.ts"],
+    setupFiles: ["test/helpers/silence.ts"],
     testTimeout: 30_000,
     pool: "forks",
   },
