@@ -163,3 +163,60 @@ describe("the fast path on double-quoted escapes", () => {
     }
   });
 });
+
+/** `depth` nested empty flow sequences. */
+const nested = (depth: number) => `${"[".repeat(depth)}${"]".repeat(depth)}`;
+
+describe("the fast path's edges (each pins a line Stryker found untested)", () => {
+  test("values starting with the highest digit still resolve (the letter shortcut's bound)", () => {
+    for (const [s, n] of [
+      ["9", 9],
+      ["99", 99],
+      ["9.5", 9.5],
+      ["9e1", 90],
+    ] as const)
+      same(s, n);
+  });
+
+  test("plain keys: every letter bound, digits, dots, dashes and underscores", () => {
+    const text = "A: 1\nZ: 2\na: 3\nz: 4\n_x.y-z9: 5\n";
+    expect(fastParse(text)).toStrictEqual(viaYaml(text));
+    expect(fastParse(text)).toStrictEqual({ A: 1, Z: 2, a: 3, z: 4, "_x.y-z9": 5 });
+  });
+
+  test("a plain key may be 128 characters long, at the top, nested or in flow; 129 declines", () => {
+    const k128 = "k".repeat(128);
+    for (const text of [`${k128}: 1\n`, `m:\n  ${k128}: 1\n`, `m: {${k128}: 1}\n`]) {
+      expect(fastParse(text), text).toStrictEqual(viaYaml(text));
+    }
+    expect(fastParse(`${k128}x: 1\n`)).toBeUndefined();
+    expect(fastParse(`m:\n  ${k128}x: 1\n`)).toBeUndefined();
+  });
+
+  test("flow nesting: 32 levels take the fast path, 33 decline", () => {
+    expect(fastParse(`k: ${nested(32)}\n`)).toStrictEqual(viaYaml(`k: ${nested(32)}\n`));
+    expect(fastParse(`k: ${nested(33)}\n`)).toBeUndefined();
+  });
+
+  test("flow map keys: single- and double-quoted keys with spaces are read; odd plain keys decline", () => {
+    same("{'a b': 1}", { "a b": 1 });
+    same('{"a b": 1}', { "a b": 1 });
+    same('{"a":1}', { a: 1 });
+    // yaml reads these too, but the fast path does not vouch for them.
+    for (const text of ["m: {é: 1}\n", "m: {a:1}\n"]) expect(fastParse(text), text).toBeUndefined();
+  });
+
+  test("text yaml rejects declines: a quote run on, a key without its colon, items without a comma", () => {
+    for (const text of ['k: "a"\'b"\n', 'm: {"a" 1}\n', 'm: ["a" "b"]\n']) {
+      expect(fastParse(text), text).toBeUndefined();
+      expect(parseDocument(text).errors.length, text).toBeGreaterThan(0);
+    }
+  });
+
+  test("a lone surrogate escape declines, at both ends of the range", () => {
+    for (const e of ["\\ud800", "\\udbff", "\\udc00", "\\udfff"])
+      expect(fastParse(`k: "${e}"\n`), e).toBeUndefined();
+    same('"\\ud7ff"', "\ud7ff");
+    same('"\\ue000"', "\ue000");
+  });
+});
