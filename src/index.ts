@@ -24,7 +24,9 @@ export type {
   SkillRootInput,
   SkillScope,
   SkillWarning,
+  SkillWatcher,
   WarnSink,
+  WatchOptions,
 } from "./types.js";
 export { type ValidateOptions, validateSkills } from "./validate.js";
 export { setWarnSink, type WarningCode } from "./warnings.js";

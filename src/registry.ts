@@ -14,8 +14,11 @@ import type {
   SkillContent,
   SkillInfo,
   SkillWarning,
+  SkillWatcher,
+  WatchOptions,
 } from "./types.js";
 import { emit } from "./warnings.js";
+import { startWatch } from "./watch.js";
 
 interface Snapshot extends Merged {
   readonly list: readonly SkillInfo[];
@@ -115,6 +118,15 @@ class Registry implements AgentSkills {
   }
 
   refreshAsync(): Promise<RefreshResult> {
+    return this.#refreshAsync(false);
+  }
+
+  watch(options?: WatchOptions): SkillWatcher {
+    // A watcher refreshes on every event; one that finds nothing changed repeats no warnings.
+    return startWatch(this.config, () => this.#refreshAsync(true), options);
+  }
+
+  #refreshAsync(quiet: boolean): Promise<RefreshResult> {
     // One async scan at a time, so each reuses the cache of the one before.
     const run = this.#asyncQueue.then(async () => {
       const generation = ++this.#generation;
@@ -123,6 +135,7 @@ class Registry implements AgentSkills {
         scan,
         generation,
         this.#unchanged(scan) ? undefined : await mergeInTurns(this.config, scan),
+        quiet,
       );
     });
     this.#asyncQueue = run.catch(() => undefined);
@@ -136,14 +149,14 @@ class Registry implements AgentSkills {
 
   /**
    * Swap in a scan and its merge (`undefined`: the scan is unchanged, keep the catalog), unless a newer
-   * scan already landed. A strict merge error was thrown before this, leaving the snapshot as it was.
+   * scan already landed; `quiet` keeps an unchanged scan from emitting its warnings again. A strict merge error was thrown before this, leaving the snapshot as it was.
    */
-  #install(scan: Scan, generation: number, merged: Merged | undefined): RefreshResult {
+  #install(scan: Scan, generation: number, merged: Merged | undefined, quiet = false): RefreshResult {
     const before = this.#snapshot;
     if (generation < before.generation) return NOTHING;
     if (merged === undefined) {
       this.#snapshot = { ...before, roots: scan.roots, cache: scan.cache, generation };
-      emit(before.warnings);
+      if (!quiet) emit(before.warnings);
       return NOTHING;
     }
     const names = [...merged.skills.keys()].sort();

@@ -15,6 +15,7 @@ export const WARNING_CODES = [
   "tools_ignored",
   "resource_skipped",
   "resource_limit",
+  "watch_degraded",
 ] as const;
 
 /** The closed set of warning codes. */
