@@ -346,7 +346,8 @@ export function readdirSync(path: string): Entry[] {
 
 // ---------------------------------------------------------------------------------------------------
 // Watching (issue 12): the fs.watch primitive and the few async look-ups a watcher plans with. Kept as
-// one block so the rules above stay the only ones discovery uses.
+// one block so the rules above stay the only ones discovery uses; their fault-seam names start with
+// "watch", so a test can fault the watcher and the scan apart.
 
 /** An open `fs.watch` handle. */
 export interface WatchHandle {
@@ -377,7 +378,7 @@ export function watchPath(
 /** Whether `path` is a directory, following symlinks, without blocking; any error (gone, a loop, no access) is no. */
 export async function isDirectory(path: string): Promise<boolean> {
   try {
-    fault("stat", path);
+    fault("watchStat", path);
     return (await pStat(path)).isDirectory();
   } catch {
     return false;
@@ -386,13 +387,13 @@ export async function isDirectory(path: string): Promise<boolean> {
 
 /** Sorted entries of a directory, without blocking. */
 export async function readdirAsync(path: string): Promise<Entry[]> {
-  fault("readdir", path);
+  fault("watchReaddir", path);
   return toEntries(await pReaddir(path, { withFileTypes: true }));
 }
 
 /** `fs.realpath.native` without blocking, through the fault seam. */
 export async function realpathAsync(path: string): Promise<string> {
-  fault("realpath", path);
+  fault("watchRealpath", path);
   return await pRealpath(path);
 }
 

@@ -1,0 +1,444 @@
+// watch(): real files, real fs events; every wait is on a promise with a generous upper bound, never a duration asserted.
+import { spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterEach, describe, expect, test } from "vitest";
+import { setFaultHook } from "../src/fsx.js";
+import {
+  type AgentSkills,
+  createAgentSkills,
+  type RefreshResult,
+  SkillError,
+  type SkillWarning,
+  type SkillWatcher,
+  StartupError,
+  setWarnSink,
+  type WatchOptions,
+} from "../src/index.js";
+import { actAt, failAt } from "./helpers/faults.js";
+import { skill, tempDir, writeTree } from "./helpers/fixture.js";
+
+/** Far above any real wait: only a missed change reaches it. */
+const LIMIT_MS = 10_000;
+
+/** A watched instance and everything its watcher reported. */
+interface Live {
+  readonly skills: AgentSkills;
+  readonly watcher: SkillWatcher;
+  readonly changes: RefreshResult[];
+  readonly errors: unknown[];
+  readonly warnings: SkillWarning[];
+  /** Resolves once `check` holds after a report, rejects after LIMIT_MS naming `what`. */
+  until(what: string, check: () => boolean): Promise<void>;
+}
+
+const open: SkillWatcher[] = [];
+afterEach(async () => {
+  setFaultHook(null);
+  setWarnSink(null);
+  await Promise.all(open.splice(0).map((w) => w.close()));
+});
+
+async function live(
+  roots: string[],
+  options: WatchOptions = {},
+  create: { strict?: boolean; defaultOnError?: boolean } = {},
+): Promise<Live> {
+  const warnings: SkillWarning[] = [];
+  setWarnSink((w) => warnings.push(w));
+  const skills = createAgentSkills({
+    roots: roots.map((p) => ({ path: p })),
+    ...(create.strict === undefined ? {} : { strict: create.strict }),
+  });
+  const changes: RefreshResult[] = [];
+  const errors: unknown[] = [];
+  let wake = () => {};
+  const watcher = skills.watch({
+    debounceMs: 10,
+    onChange: (r) => {
+      changes.push(r);
+      wake();
+    },
+    ...(create.defaultOnError
+      ? {}
+      : {
+          onError: (e: unknown) => {
+            errors.push(e);
+            wake();
+          },
+        }),
+    ...options,
+  });
+  open.push(watcher);
+  await watcher.ready;
+  const until = (what: string, check: () => boolean) =>
+    new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`not seen within ${LIMIT_MS} ms: ${what}`)), LIMIT_MS);
+      wake = () => {
+        if (!check()) return;
+        clearTimeout(timer);
+        resolve();
+      };
+      wake();
+    });
+  return { skills, watcher, changes, errors, warnings, until };
+}
+
+/** Counts the refreshes of a one-root instance: each scan after the first stats the root once. */
+function countScans(root: string): { readonly n: number } {
+  const counter = { n: 0 };
+  setFaultHook((op, p) => {
+    if (op === "stat" && p === root) counter.n++;
+  });
+  return counter;
+}
+
+const names = (s: AgentSkills) => s.listSkills().map((x) => x.name);
+const description = (s: AgentSkills, name: string) => s.getSkill(name)?.description;
+
+describe("what a watcher sees in a root", () => {
+  test("a new skill directory, a renamed one and a removed one", async () => {
+    const root = writeTree({ "a/SKILL.md": skill("a") });
+    const w = await live([root]);
+    writeTree({ "b/SKILL.md": skill("b") }, root);
+    await w.until("b added", () => names(w.skills).includes("b"));
+    expect(w.changes.at(-1)).toEqual({ added: ["b"], removed: [], changed: [] });
+
+    fs.renameSync(path.join(root, "b"), path.join(root, "c"));
+    await w.until("b moved to c", () => w.skills.getSkill("b")?.dir === path.join(root, "c"));
+    expect(w.changes.at(-1)).toEqual({ added: [], removed: [], changed: ["b"] });
+
+    fs.rmSync(path.join(root, "c"), { recursive: true });
+    await w.until("b removed", () => !names(w.skills).includes("b"));
+    expect(w.changes.at(-1)).toEqual({ added: [], removed: ["b"], changed: [] });
+    expect(names(w.skills)).toEqual(["a"]);
+  });
+
+  test("an empty directory that gets its SKILL.md later", async () => {
+    const root = writeTree({ "a/SKILL.md": skill("a") });
+    const w = await live([root]);
+    fs.mkdirSync(path.join(root, "later"));
+    // The directory alone changes nothing; its manifest, written after the directory is watched, does.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    fs.writeFileSync(path.join(root, "later", "SKILL.md"), skill("later"));
+    await w.until("later added", () => names(w.skills).includes("later"));
+    expect(w.changes.map((c) => c.added)).toEqual([["later"]]);
+  });
+
+  test("SKILL.md edited in place at the same size, replaced by a rename, deleted", async () => {
+    const root = writeTree({ "a/SKILL.md": skill("a", "first") });
+    const file = path.join(root, "a", "SKILL.md");
+    const w = await live([root]);
+
+    // Same size, same file: bytes overwritten through an open descriptor, no truncation.
+    const fd = fs.openSync(file, "r+");
+    fs.writeSync(fd, skill("a", "other"), 0);
+    fs.closeSync(fd);
+    await w.until("edit in place", () => description(w.skills, "a") === "other");
+    expect(w.changes.at(-1)).toEqual({ added: [], removed: [], changed: ["a"] });
+
+    // How editors save: a new file beside it, renamed over it.
+    fs.writeFileSync(path.join(root, "a", ".SKILL.md.swp"), skill("a", "saved by an editor"));
+    fs.renameSync(path.join(root, "a", ".SKILL.md.swp"), file);
+    await w.until("atomic save", () => description(w.skills, "a") === "saved by an editor");
+
+    fs.unlinkSync(file);
+    await w.until("manifest deleted", () => names(w.skills).length === 0);
+    expect(w.changes.at(-1)).toEqual({ added: [], removed: ["a"], changed: [] });
+  });
+
+  test("a change to a file that is not a manifest refreshes nothing", async () => {
+    const root = writeTree({ "a/SKILL.md": skill("a"), "a/notes.md": "n" });
+    const w = await live([root]);
+    const scans = countScans(root);
+    fs.writeFileSync(path.join(root, "a", "notes.md"), "changed");
+    fs.writeFileSync(path.join(root, "a", "README.md"), "new");
+    // Room for a wrong refresh to happen before the one that must.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    writeTree({ "z/SKILL.md": skill("z") }, root);
+    await w.until("z added", () => names(w.skills).includes("z"));
+    expect(scans.n).toBe(1);
+    expect(w.changes).toEqual([{ added: ["z"], removed: [], changed: [] }]);
+  });
+});
+
+describe("roots that come and go", () => {
+  test("a root whose parents do not exist yet, created later", async () => {
+    const ws = tempDir();
+    const root = path.join(ws, ".clarvis", "skills");
+    const w = await live([root]);
+    expect(names(w.skills)).toEqual([]);
+    writeTree({ ".clarvis/skills/late/SKILL.md": skill("late") }, ws);
+    await w.until("late added", () => names(w.skills).includes("late"));
+    expect(w.changes).toEqual([{ added: ["late"], removed: [], changed: [] }]);
+  });
+
+  test("a root removed and created again", async () => {
+    const ws = tempDir();
+    const root = writeTree({ "a/SKILL.md": skill("a") }, path.join(ws, "skills"));
+    const w = await live([root]);
+    fs.rmSync(root, { recursive: true });
+    await w.until("a removed", () => names(w.skills).length === 0);
+    writeTree({ "b/SKILL.md": skill("b") }, root);
+    await w.until("b added", () => names(w.skills).includes("b"));
+    // And the new root's directories are watched: an edit inside one is seen.
+    fs.writeFileSync(path.join(root, "b", "SKILL.md"), skill("b", "edited"));
+    await w.until("b edited", () => description(w.skills, "b") === "edited");
+  });
+
+  test("a root that is a file, then a directory", async () => {
+    const ws = tempDir();
+    const root = path.join(ws, "skills");
+    fs.writeFileSync(root, "not a folder");
+    const w = await live([root]);
+    fs.rmSync(root);
+    writeTree({ "a/SKILL.md": skill("a") }, root);
+    await w.until("a added", () => names(w.skills).includes("a"));
+  });
+});
+
+describe("symlinks", () => {
+  test("a skill directory linked into a shared store: an edit in the store, then a new link target", async () => {
+    const store = writeTree({
+      "pdf/SKILL.md": skill("pdf", "v1"),
+      "pdf-next/SKILL.md": skill("pdf", "v2"),
+    });
+    const root = writeTree({ pdf: { symlink: path.join(store, "pdf") } });
+    const w = await live([root]);
+    fs.writeFileSync(path.join(store, "pdf", "SKILL.md"), skill("pdf", "v1 edited"));
+    await w.until("store edit", () => description(w.skills, "pdf") === "v1 edited");
+
+    // How `ln -sfn` swaps a link: a new link renamed over the old one.
+    fs.symlinkSync(path.join(store, "pdf-next"), path.join(root, ".pdf.tmp"));
+    fs.renameSync(path.join(root, ".pdf.tmp"), path.join(root, "pdf"));
+    await w.until("new target", () => description(w.skills, "pdf") === "v2");
+    // The new target is the one watched now.
+    fs.writeFileSync(path.join(store, "pdf-next", "SKILL.md"), skill("pdf", "v2 edited"));
+    await w.until("new target edit", () => description(w.skills, "pdf") === "v2 edited");
+  });
+
+  test("a manifest that is a symlink: its real file edited, then replaced by a rename", async () => {
+    const store = writeTree({ "manifests/x.md": skill("x", "one") });
+    const real = path.join(store, "manifests", "x.md");
+    const root = writeTree({ "x/SKILL.md": { symlink: real } });
+    const w = await live([root]);
+    fs.writeFileSync(real, skill("x", "two"));
+    await w.until("target edit", () => description(w.skills, "x") === "two");
+    fs.writeFileSync(`${real}.tmp`, skill("x", "three"));
+    fs.renameSync(`${real}.tmp`, real);
+    await w.until("target replaced", () => description(w.skills, "x") === "three");
+  });
+});
+
+describe("refreshes", () => {
+  test("a strict refresh that throws goes to onError and the last good snapshot stays", async () => {
+    const root = writeTree({ "a/SKILL.md": skill("a") });
+    const w = await live([root], {}, { strict: true });
+    writeTree({ "bad/SKILL.md": "---\nname: [\n---\n" }, root);
+    await w.until("the error", () => w.errors.length > 0);
+    expect(w.errors[0]).toBeInstanceOf(SkillError);
+    expect((w.errors[0] as SkillError).code).toBe("invalid_skill");
+    expect(names(w.skills)).toEqual(["a"]);
+    // Fixed: the next refresh goes through.
+    fs.writeFileSync(path.join(root, "bad", "SKILL.md"), skill("bad"));
+    await w.until("bad fixed", () => names(w.skills).includes("bad"));
+  });
+
+  test("without onError, a strict failure is a warning under its code", async () => {
+    const root = writeTree({ "a/SKILL.md": skill("a") });
+    const w = await live([root], {}, { strict: true, defaultOnError: true });
+    writeTree({ "bad/SKILL.md": "---\nname: [\n---\n" }, root);
+    const seen = () => w.warnings.some((x) => x.code === "invalid_skill");
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error("no warning")), LIMIT_MS);
+      const tick = setInterval(() => {
+        if (!seen()) return;
+        clearInterval(tick);
+        clearTimeout(timer);
+        resolve();
+      }, 5);
+    });
+    const found = w.warnings.find((x) => x.code === "invalid_skill");
+    expect(found?.message).toMatch(/^refresh failed, the last good snapshot stays: .*bad.SKILL\.md/);
+  });
+
+  test("what onChange throws goes to onError", async () => {
+    const root = writeTree({ "a/SKILL.md": skill("a") });
+    const boom = new Error("boom");
+    const w = await live([root], {
+      onChange: () => {
+        throw boom;
+      },
+    });
+    writeTree({ "b/SKILL.md": skill("b") }, root);
+    await w.until("the error", () => w.errors.length > 0);
+    expect(w.errors).toEqual([boom]);
+  });
+
+  test("a burst of 300 new skills gives at most 3 refreshes", async () => {
+    const root = writeTree({ "a/SKILL.md": skill("a") });
+    const w = await live([root], { debounceMs: 50 });
+    const scans = countScans(root);
+    const burst: Record<string, string> = {};
+    for (let i = 0; i < 300; i++) burst[`s${i}/SKILL.md`] = skill(`s${i}`);
+    writeTree(burst, root);
+    await w.until("all 300", () => names(w.skills).length === 301);
+    expect(scans.n).toBeLessThanOrEqual(3);
+    expect(w.changes.length).toBeLessThanOrEqual(3);
+    expect(w.changes.flatMap((c) => c.added)).toHaveLength(300);
+  });
+
+  test("a change during a refresh brings one more refresh", async () => {
+    const root = writeTree({ "a/SKILL.md": skill("a") });
+    const w = await live([root]);
+    // While the refresh that finds b reads b's manifest, c appears: too late for that scan's listing.
+    actAt("readManifest", path.join(root, "b", "SKILL.md"), () =>
+      writeTree({ "c/SKILL.md": skill("c") }, root),
+    );
+    writeTree({ "b/SKILL.md": skill("b") }, root);
+    await w.until("c added", () => names(w.skills).includes("c"));
+    expect(w.changes.map((c) => c.added)).toEqual([["b"], ["c"]]);
+  });
+
+  test("a watcher started after changes catches up in its first refresh", async () => {
+    const root = writeTree({ "a/SKILL.md": skill("a") });
+    const skills = createAgentSkills({ roots: [{ path: root }] });
+    writeTree({ "b/SKILL.md": skill("b") }, root);
+    const changes: RefreshResult[] = [];
+    const watcher = skills.watch({ onChange: (r) => changes.push(r) });
+    open.push(watcher);
+    await watcher.ready;
+    expect(changes).toEqual([{ added: ["b"], removed: [], changed: [] }]);
+  });
+});
+
+describe("degraded: polling", () => {
+  test("a watch refused with ENOSPC polls instead, with a watch_degraded warning naming the cause", async () => {
+    const root = writeTree({ "a/SKILL.md": skill("a") });
+    failAt("watch", root, "ENOSPC");
+    const w = await live([root], { pollMs: 20 });
+    const degraded = w.warnings.filter((x) => x.code === "watch_degraded");
+    expect(degraded).toEqual([
+      {
+        code: "watch_degraded",
+        message: `cannot watch ${root} (ENOSPC); polling every 20 ms instead of watching for events`,
+        path: root,
+      },
+    ]);
+    writeTree({ "b/SKILL.md": skill("b") }, root);
+    await w.until("b added by a poll", () => names(w.skills).includes("b"));
+  });
+
+  test("usePolling polls without a warning", async () => {
+    const root = writeTree({ "a/SKILL.md": skill("a") });
+    const w = await live([root], { usePolling: true, pollMs: 20 });
+    writeTree({ "b/SKILL.md": skill("b") }, root);
+    await w.until("b added by a poll", () => names(w.skills).includes("b"));
+    expect(w.warnings.filter((x) => x.code === "watch_degraded")).toEqual([]);
+  });
+
+  test("a watch that fails for another reason (EACCES) leaves that path unwatched and the rest live", async () => {
+    const root = writeTree({ "a/SKILL.md": skill("a"), "b/SKILL.md": skill("b") });
+    failAt("watch", path.join(root, "a"), "EACCES");
+    const w = await live([root]);
+    fs.writeFileSync(path.join(root, "b", "SKILL.md"), skill("b", "edited"));
+    await w.until("b edited", () => description(w.skills, "b") === "edited");
+    expect(w.warnings.filter((x) => x.code === "watch_degraded")).toEqual([]);
+  });
+});
+
+describe("options and lifetime", () => {
+  test.each([
+    [null, "watch options must be an object, received null"],
+    [{ debounceMs: -1 }, "watch option debounceMs must be a number of milliseconds >= 0, received -1"],
+    [{ pollMs: 0 }, "watch option pollMs must be a number of milliseconds >= 1, received 0"],
+    [{ pollMs: Number.NaN }, "watch option pollMs must be a number of milliseconds >= 1, received NaN"],
+    [{ persistent: "yes" }, "watch option persistent must be a boolean, received yes"],
+    [{ usePolling: 1 }, "watch option usePolling must be a boolean, received 1"],
+    [{ onChange: 3 }, "watch option onChange must be a function, received number"],
+    [{ signal: {} }, "watch option signal must be an AbortSignal, received [object Object]"],
+  ])("%o is refused: %s", (options, message) => {
+    const skills = createAgentSkills({ roots: [{ path: tempDir() }] });
+    expect(() => skills.watch(options as WatchOptions)).toThrow(new StartupError(message));
+  });
+
+  test("close() releases every handle and timer it made; no refresh starts after it", async () => {
+    const root = writeTree({ "a/SKILL.md": skill("a"), "b/SKILL.md": skill("b") });
+    const count = () => process.getActiveResourcesInfo().filter((r) => r === "FSEventWrap").length;
+    const before = count();
+    const w = await live([root], { persistent: true });
+    // The root, the folder above it and two skill directories.
+    expect(count() - before).toBe(4);
+    fs.writeFileSync(path.join(root, "a", "SKILL.md"), skill("a", "edited"));
+    await w.watcher.close();
+    expect(count()).toBe(before);
+    const snapshot = w.skills.listSkills();
+    writeTree({ "c/SKILL.md": skill("c") }, root);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(w.skills.listSkills()).toBe(snapshot);
+    expect(w.changes.filter((c) => c.added.includes("c"))).toEqual([]);
+  });
+
+  test("a polling watcher's timer is released by close()", async () => {
+    const root = writeTree({ "a/SKILL.md": skill("a") });
+    const count = () => process.getActiveResourcesInfo().filter((r) => r === "Timeout").length;
+    const before = count();
+    const w = await live([root], { persistent: true, usePolling: true });
+    expect(count()).toBe(before + 1);
+    await w.watcher.close();
+    expect(count()).toBe(before);
+  });
+
+  test("an AbortSignal closes it, and one already aborted starts nothing", async () => {
+    const root = writeTree({ "a/SKILL.md": skill("a") });
+    const count = () => process.getActiveResourcesInfo().filter((r) => r === "FSEventWrap").length;
+    const before = count();
+    const controller = new AbortController();
+    const w = await live([root], { persistent: true, signal: controller.signal });
+    expect(count()).toBeGreaterThan(before);
+    controller.abort();
+    await w.watcher.close();
+    expect(count()).toBe(before);
+
+    const skills = createAgentSkills({ roots: [{ path: root }] });
+    const idle = skills.watch({ signal: AbortSignal.abort(), persistent: true });
+    await idle.ready;
+    expect(count()).toBe(before);
+    await idle.close();
+  });
+
+  test("a process that only watches exits on its own, whether it closes or not", async () => {
+    const root = writeTree({ "a/SKILL.md": skill("a") });
+    // npm test builds first: the child runs the compiled package.
+    const lib = pathToFileURL(path.resolve(import.meta.dirname, "../dist/index.js")).href;
+    const code = (persistent: boolean, close: boolean, more = "") => `
+      import { createAgentSkills } from ${JSON.stringify(lib)};
+      const w = createAgentSkills({ roots: [{ path: ${JSON.stringify(root)} }] }).watch({ persistent: ${persistent}, ${more} });
+      await w.ready;
+      ${close ? "await w.close();" : ""}
+      process.stdout.write("ready");
+    `;
+    const exits = (script: string) =>
+      new Promise<[number | null, string]>((resolve, reject) => {
+        const child = spawn(process.execPath, ["--input-type=module", "-e", script], {
+          stdio: ["ignore", "pipe", "pipe"],
+        });
+        let out = "";
+        child.stdout.on("data", (d) => {
+          out += d;
+        });
+        const timer = setTimeout(() => {
+          child.kill();
+          reject(new Error(`still running after ${LIMIT_MS} ms: ${out}`));
+        }, LIMIT_MS);
+        child.on("exit", (status) => {
+          clearTimeout(timer);
+          resolve([status, out]);
+        });
+      });
+    expect(await exits(code(false, false))).toEqual([0, "ready"]);
+    expect(await exits(code(true, true))).toEqual([0, "ready"]);
+    expect(await exits(code(false, false, "usePolling: true"))).toEqual([0, "ready"]);
+  });
+});
