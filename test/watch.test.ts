@@ -85,6 +85,34 @@ async function live(
   return { skills, watcher, changes, errors, warnings, until };
 }
 
+/** Run `script` as an ES module in a child node (through `sh` when `shell` prefixes it); its exit status and stdout. */
+function runChild(script: string, shell = ""): Promise<[number | null, string]> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      "/bin/sh",
+      ["-c", `${shell} exec "$0" --input-type=module -e "$1"`, process.execPath, script],
+      {
+        stdio: ["ignore", "pipe", "inherit"],
+      },
+    );
+    let out = "";
+    child.stdout.on("data", (d) => {
+      out += d;
+    });
+    const timer = setTimeout(() => {
+      child.kill();
+      reject(new Error(`still running after ${LIMIT_MS} ms: ${out}`));
+    }, LIMIT_MS);
+    child.on("exit", (status) => {
+      clearTimeout(timer);
+      resolve([status, out]);
+    });
+  });
+}
+
+/** The compiled package (npm test builds first), as a child process imports it. */
+const DIST = pathToFileURL(path.resolve(import.meta.dirname, "../dist/index.js")).href;
+
 /** Counts the refreshes of a one-root instance: each scan after the first stats the root once. */
 function countScans(root: string): { readonly n: number } {
   const counter = { n: 0 };
@@ -330,6 +358,45 @@ describe("degraded: polling", () => {
     await w.until("b added by a poll", () => names(w.skills).includes("b"));
   });
 
+  test("fs.watch failing for real (EMFILE: no descriptor left) falls back to polling", async () => {
+    const root = writeTree({ "a/SKILL.md": skill("a") });
+    // Every descriptor is taken while the watcher starts, then given back for the scans.
+    const script = `
+      import * as fs from "node:fs";
+      import { createAgentSkills, setWarnSink } from ${JSON.stringify(DIST)};
+      const root = ${JSON.stringify(root)};
+      const warnings = [];
+      setWarnSink((w) => warnings.push(w));
+      const skills = createAgentSkills({ roots: [{ path: root }] });
+      const hog = [];
+      try { for (;;) hog.push(fs.openSync("/dev/null", "r")); } catch (e) { if (e.code !== "EMFILE") throw e; }
+      let changed;
+      const seen = new Promise((resolve) => { changed = resolve; });
+      const w = skills.watch({ pollMs: 20, persistent: true, onChange: changed });
+      while (!warnings.some((x) => x.code === "watch_degraded")) await new Promise((r) => setTimeout(r, 1));
+      for (const fd of hog) fs.closeSync(fd);
+      await w.ready;
+      fs.mkdirSync(root + "/b");
+      fs.writeFileSync(root + "/b/SKILL.md", "---\\nname: b\\ndescription: d\\n---\\n");
+      const result = await seen;
+      await w.close();
+      process.stdout.write(JSON.stringify({ warnings, result }));
+    `;
+    const [status, out] = await runChild(script, "ulimit -n 256 &&");
+    expect(status).toBe(0);
+    const above = path.dirname(root);
+    expect(JSON.parse(out)).toEqual({
+      warnings: [
+        {
+          code: "watch_degraded",
+          message: `cannot watch ${above} (EMFILE); polling every 20 ms instead of watching for events`,
+          path: above,
+        },
+      ],
+      result: { added: ["b"], removed: [], changed: [] },
+    });
+  });
+
   test("usePolling polls without a warning", async () => {
     const root = writeTree({ "a/SKILL.md": skill("a") });
     const w = await live([root], { usePolling: true, pollMs: 20 });
@@ -410,35 +477,15 @@ describe("options and lifetime", () => {
 
   test("a process that only watches exits on its own, whether it closes or not", async () => {
     const root = writeTree({ "a/SKILL.md": skill("a") });
-    // npm test builds first: the child runs the compiled package.
-    const lib = pathToFileURL(path.resolve(import.meta.dirname, "../dist/index.js")).href;
     const code = (persistent: boolean, close: boolean, more = "") => `
-      import { createAgentSkills } from ${JSON.stringify(lib)};
+      import { createAgentSkills } from ${JSON.stringify(DIST)};
       const w = createAgentSkills({ roots: [{ path: ${JSON.stringify(root)} }] }).watch({ persistent: ${persistent}, ${more} });
       await w.ready;
       ${close ? "await w.close();" : ""}
       process.stdout.write("ready");
     `;
-    const exits = (script: string) =>
-      new Promise<[number | null, string]>((resolve, reject) => {
-        const child = spawn(process.execPath, ["--input-type=module", "-e", script], {
-          stdio: ["ignore", "pipe", "pipe"],
-        });
-        let out = "";
-        child.stdout.on("data", (d) => {
-          out += d;
-        });
-        const timer = setTimeout(() => {
-          child.kill();
-          reject(new Error(`still running after ${LIMIT_MS} ms: ${out}`));
-        }, LIMIT_MS);
-        child.on("exit", (status) => {
-          clearTimeout(timer);
-          resolve([status, out]);
-        });
-      });
-    expect(await exits(code(false, false))).toEqual([0, "ready"]);
-    expect(await exits(code(true, true))).toEqual([0, "ready"]);
-    expect(await exits(code(false, false, "usePolling: true"))).toEqual([0, "ready"]);
+    expect(await runChild(code(false, false))).toEqual([0, "ready"]);
+    expect(await runChild(code(true, true))).toEqual([0, "ready"]);
+    expect(await runChild(code(false, false, "usePolling: true"))).toEqual([0, "ready"]);
   });
 });
