@@ -397,4 +397,11 @@ export async function realpathAsync(path: string): Promise<string> {
   return await pRealpath(path);
 }
 
+/** What a symlink holds, as written, without blocking, through the fault seam. */
+export async function readlinkAsync(path: string): Promise<string> {
+  fault("watchReadlink", path);
+  return await pReadlink(path);
+}
+
 const pRealpath = promisify(fs.realpath.native);
+const pReadlink = promisify(fs.readlink);

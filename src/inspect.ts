@@ -52,19 +52,35 @@ export interface ScanCache {
 /** A cache that knows nothing: the first scan's. */
 export const NO_CACHE: ScanCache = { dirs: new Map(), roots: new Map() };
 
+/**
+ * Where a watcher saw changes since the last scan. With a hint, a root or skill directory it does not
+ * name is taken from the last scan as it is, without a look, as long as that scan could vouch for it
+ * (its signatures were old enough to trust); what it names is checked as usual.
+ */
+export interface ScanHint {
+  /** Roots whose listing may have changed. */
+  readonly roots: ReadonlySet<string>;
+  /** Skill directories whose listing or manifest may have changed. */
+  readonly dirs: ReadonlySet<string>;
+  /** Roots every directory of which must be checked. */
+  readonly wholeRoots: ReadonlySet<string>;
+}
+
 /** One scan's state: the config, the cache it reads and the one it fills. */
 export interface Context {
   readonly config: SkillConfig;
   readonly previous: ScanCache;
+  readonly hint: ScanHint | undefined;
   readonly next: { readonly dirs: Map<string, DirMemo>; readonly roots: Map<string, RootMemo> };
   /** Signatures of changes after these instants (ms) are not trusted: [fine-grained, whole-second] timestamps. */
   readonly after: readonly [number, number];
 }
 
 /** The state of a scan that starts now. */
-export function context(config: SkillConfig, previous: ScanCache): Context {
+export function context(config: SkillConfig, previous: ScanCache, hint?: ScanHint): Context {
   const now = Date.now();
-  return { config, previous, next: { dirs: new Map(), roots: new Map() }, after: [now - 100, now - 2000] };
+  const next = { dirs: new Map(), roots: new Map() };
+  return { config, previous, hint, next, after: [now - 100, now - 2000] };
 }
 
 /**
@@ -146,6 +162,10 @@ function* list(dir: string, follow: boolean): FsTask<Listing> {
  */
 export function* inspect(ctx: Context, name: string, dir: string): FsTask<ScanItem | undefined> {
   const prev = ctx.previous.dirs.get(dir);
+  if (prev !== undefined && unhinted(ctx, dir, prev)) {
+    ctx.next.dirs.set(dir, prev);
+    return prev.item;
+  }
   // The directory's signature is taken before its listing, so a change after this point shows next
   // time; and only once the directory has been seen, which keeps the first scan to the I/O it needs.
   let dirSig = "";
@@ -216,6 +236,13 @@ export function* inspect(ctx: Context, name: string, dir: string): FsTask<ScanIt
     outcome = { ok: false, problem: "file", message: `cannot be read (${code})` };
   }
   return remember(fileSig, candidate(name, dir, file, sig, outcome, listing.warnings));
+}
+
+/** A directory the hint does not name, whose last look can be vouched for: nothing to check. */
+function unhinted(ctx: Context, dir: string, prev: DirMemo): boolean {
+  const { hint } = ctx;
+  if (hint === undefined || hint.dirs.has(dir) || hint.wholeRoots.has(path.dirname(dir))) return false;
+  return prev.dirSig !== "" && (prev.listing.chosen === undefined || prev.fileSig !== "");
 }
 
 /** Remember what `dir` gave for the next scan (the previous memo itself when nothing changed); gives its item. */

@@ -4,7 +4,15 @@ import { SkillError } from "./errors.js";
 import { bodyText } from "./manifest.js";
 import { type Entry, type Merged, merge, mergeSteps } from "./merge.js";
 import { confine, listResources } from "./resources.js";
-import { NO_CACHE, type Scan, type ScanCache, type ScanItem, scanAsync, scanSync } from "./scan.js";
+import {
+  NO_CACHE,
+  type Scan,
+  type ScanCache,
+  type ScanHint,
+  type ScanItem,
+  scanAsync,
+  scanSync,
+} from "./scan.js";
 import type {
   AgentSkills,
   AgentSkillsOptions,
@@ -123,14 +131,14 @@ class Registry implements AgentSkills {
 
   watch(options?: WatchOptions): SkillWatcher {
     // A watcher refreshes on every event; one that finds nothing changed repeats no warnings.
-    return startWatch(this.config, () => this.#refreshAsync(true), options);
+    return startWatch(this.config, (hint) => this.#refreshAsync(true, hint), options);
   }
 
-  #refreshAsync(quiet: boolean): Promise<RefreshResult> {
+  #refreshAsync(quiet: boolean, hint?: ScanHint): Promise<RefreshResult> {
     // One async scan at a time, so each reuses the cache of the one before.
     const run = this.#asyncQueue.then(async () => {
       const generation = ++this.#generation;
-      const scan = await scanAsync(this.config, this.#snapshot.cache);
+      const scan = await scanAsync(this.config, this.#snapshot.cache, hint);
       return this.#install(
         scan,
         generation,

@@ -10,13 +10,14 @@ import {
   inspect,
   NO_CACHE,
   type ScanCache,
+  type ScanHint,
   type ScanItem,
   trusted,
   warn,
 } from "./inspect.js";
 import type { SkillConfig, SkillRoot } from "./types.js";
 
-export { type Candidate, NO_CACHE, type ScanCache, type ScanItem } from "./inspect.js";
+export { type Candidate, NO_CACHE, type ScanCache, type ScanHint, type ScanItem } from "./inspect.js";
 
 /** What a root's listing gave at a scan, reused by the next while the root's signature is unchanged. */
 export interface RootMemo {
@@ -47,6 +48,11 @@ export interface Scan {
 function* listRoot(ctx: Context, root: SkillRoot): FsTask<readonly Slot[]> {
   const follow = ctx.config.followSymlinks;
   const prev = ctx.previous.roots.get(root.path);
+  if (prev !== undefined && prev.sig !== "" && ctx.hint !== undefined && !ctx.hint.roots.has(root.path)) {
+    // A watcher saw nothing change here since the last scan, which could vouch for the listing.
+    ctx.next.roots.set(root.path, prev);
+    return prev.slots;
+  }
   let sig = "";
   let unsure: unknown;
   try {
@@ -138,9 +144,12 @@ export function inspectSync(config: SkillConfig, dir: string): ScanItem | undefi
 /** How many skill directories the async scan inspects at once. */
 const CONCURRENCY = 32;
 
-/** Scan every root without blocking; the result is identical to {@link scanSync}'s. */
-export async function scanAsync(config: SkillConfig, previous: ScanCache): Promise<Scan> {
-  const ctx = context(config, previous);
+/**
+ * Scan every root without blocking; the result is identical to {@link scanSync}'s. With a `hint` (from
+ * a watcher), only what it names, or what the last scan could not vouch for, is looked at again.
+ */
+export async function scanAsync(config: SkillConfig, previous: ScanCache, hint?: ScanHint): Promise<Scan> {
+  const ctx = context(config, previous, hint);
   const listed = await Promise.all(config.roots.map((root) => runAsync(listRoot(ctx, root))));
   const results: (ScanItem | undefined)[][] = listed.map((slots) => new Array(slots.length));
   const jobs: [number, number, string, string][] = [];

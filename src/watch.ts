@@ -1,5 +1,6 @@
 // Live skills: file system events (or a poll) → debounced refreshes of one instance, one at a time.
 import { SkillError, StartupError } from "./errors.js";
+import type { ScanHint } from "./scan.js";
 import type { RefreshResult, SkillConfig, SkillWatcher, WatchOptions } from "./types.js";
 import { emit, warning } from "./warnings.js";
 import { Degraded, WatchSet } from "./watchset.js";
@@ -89,21 +90,20 @@ function resolveWatchOptions(options: unknown): Resolved {
  * `refreshAsync` (quiet about warnings when nothing changed).
  * @throws {StartupError} for unusable options.
  */
-export function startWatch(
-  config: SkillConfig,
-  refresh: () => Promise<RefreshResult>,
-  options?: WatchOptions,
-): SkillWatcher {
+export function startWatch(config: SkillConfig, refresh: Refresh, options?: WatchOptions): SkillWatcher {
   const watcher = new Watcher(config, refresh, resolveWatchOptions(options));
   return Object.freeze({ ready: watcher.ready, close: () => watcher.close() });
 }
+
+/** The instance's `refreshAsync`, told where events saw changes (`undefined`: look everywhere). */
+type Refresh = (hint: ScanHint | undefined) => Promise<RefreshResult>;
 
 /** One turn of the event loop: closed handles are released in its close phase. */
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 class Watcher {
   readonly ready: Promise<void>;
-  readonly #refresh: () => Promise<RefreshResult>;
+  readonly #refresh: Refresh;
   readonly #o: Resolved;
   #set: WatchSet | undefined;
   #debounce: NodeJS.Timeout | undefined;
@@ -116,7 +116,7 @@ class Watcher {
   #closing: Promise<void> | undefined;
   readonly #onAbort = () => void this.close();
 
-  constructor(config: SkillConfig, refresh: () => Promise<RefreshResult>, o: Resolved) {
+  constructor(config: SkillConfig, refresh: Refresh, o: Resolved) {
     this.#refresh = refresh;
     this.#o = o;
     if (o.signal?.aborted) {
@@ -182,16 +182,19 @@ class Watcher {
 
   /** Bring the watches up to date, refresh, report. Never rejects. */
   async #cycle(): Promise<void> {
+    // Taken before the watches are brought up to date: an event from now on is in the next hint.
+    let hint = this.#set?.takeHint();
     try {
       await this.#set?.sync();
     } catch (e) {
+      hint = undefined;
       if (e instanceof Degraded) this.#degrade(e);
       else this.#report(e);
     }
     if (this.#closing !== undefined) return;
     let result: RefreshResult;
     try {
-      result = await this.#refresh();
+      result = await this.#refresh(hint);
     } catch (e) {
       if (this.#closing === undefined) this.#report(e);
       return;

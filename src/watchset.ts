@@ -1,7 +1,15 @@
 // What a watcher watches: each root, the folder above it, the root's skill directories and the real folders of symlinked manifests.
 import * as path from "node:path";
 import { errnoCode } from "./errors.js";
-import { isDirectory, readdirAsync, realpathAsync, type WatchHandle, watchPath } from "./fsx.js";
+import {
+  isDirectory,
+  readdirAsync,
+  readlinkAsync,
+  realpathAsync,
+  type WatchHandle,
+  watchPath,
+} from "./fsx.js";
+import type { ScanHint } from "./scan.js";
 import type { SkillConfig } from "./types.js";
 
 /** Codes after which fs events cannot be had here: the watcher polls instead (see the README's "Live skills"). */
@@ -31,12 +39,15 @@ const isManifest = (name: string) => name.length === 8 && name.toLowerCase() ===
 
 /** A skill directory's watch and those of the folders its symlinked manifests really live in. */
 interface DirWatch {
+  /** A symlink in its root: its target can change without the directory's own events. */
+  readonly link: boolean;
   handle: WatchHandle | undefined;
   links: WatchHandle[];
 }
 
 /** A root's watches; `names` are the entries its events named since the last sync (`null`: any). */
 interface RootWatch {
+  readonly path: string;
   above: WatchHandle | undefined;
   self: WatchHandle | undefined;
   dirty: boolean;
@@ -60,12 +71,15 @@ export class WatchSet {
   readonly #onDirty: () => void;
   readonly #roots: RootWatch[];
   #closed = false;
+  /** What events touched since the last {@link WatchSet.takeHint}; `undefined`: look at everything. */
+  #touched: Touched | undefined;
 
   constructor(config: SkillConfig, persistent: boolean, onDirty: () => void) {
     this.#config = config;
     this.#persistent = persistent;
     this.#onDirty = onDirty;
-    this.#roots = config.roots.map(() => ({
+    this.#roots = config.roots.map((root) => ({
+      path: root.path,
       above: undefined,
       self: undefined,
       dirty: true,
@@ -73,6 +87,16 @@ export class WatchSet {
       dirs: new Map(),
       dirtyDirs: new Set(),
     }));
+  }
+
+  /**
+   * Where events said something changed since the last call, for the next scan; `undefined` (the
+   * first call) means everything.
+   */
+  takeHint(): ScanHint | undefined {
+    const hint = this.#touched;
+    this.#touched = { roots: new Set(), dirs: new Set(), wholeRoots: new Set() };
+    return hint;
   }
 
   /** Bring the watches up to date with what events said changed. @throws {Degraded} */
@@ -103,14 +127,24 @@ export class WatchSet {
   #rootDirty(rw: RootWatch, name: string | null): void {
     if (this.#closed) return;
     rw.dirty = true;
-    if (name === null) rw.names = null;
-    else rw.names?.add(name);
+    this.#touched?.roots.add(rw.path);
+    if (name === null) {
+      rw.names = null;
+      this.#touched?.wholeRoots.add(rw.path);
+    } else {
+      rw.names?.add(name);
+      this.#touched?.dirs.add(path.join(rw.path, name));
+    }
     this.#onDirty();
   }
 
   #dirDirty(rw: RootWatch, dir: string): void {
-    if (this.#closed || !rw.dirs.has(dir)) return;
+    const dw = rw.dirs.get(dir);
+    if (this.#closed || dw === undefined) return;
     rw.dirtyDirs.add(dir);
+    this.#touched?.dirs.add(dir);
+    // The scan learns that a linked directory is gone, or no longer a directory, from its root's listing.
+    if (dw.link) this.#touched?.roots.add(rw.path);
     this.#onDirty();
   }
 
@@ -143,13 +177,13 @@ export class WatchSet {
       p = root;
     }
     const listing = (await isDirectory(root)) ? await this.#watchRoot(rw, root) : undefined;
-    const children = new Set<string>();
+    /** Each skill directory, and whether it is a symlink. */
+    const children = new Map<string, boolean>();
     for (const entry of listing ?? []) {
       const dir = path.join(root, entry.name);
-      if (entry.type === "dir") children.add(dir);
-      else if (entry.type === "symlink" && this.#config.followSymlinks) {
-        if (await isDirectory(dir)) children.add(dir);
-      }
+      if (entry.type === "dir") children.set(dir, false);
+      // A link, even dangling: what it points to is watched for, so its target's return is seen.
+      else if (entry.type === "symlink" && this.#config.followSymlinks) children.set(dir, true);
     }
     for (const [dir, dw] of rw.dirs) {
       if (children.has(dir)) continue;
@@ -157,8 +191,10 @@ export class WatchSet {
       rw.dirs.delete(dir);
       rw.dirtyDirs.delete(dir);
     }
-    for (const dir of children) {
-      if (!rw.dirs.has(dir)) rw.dirs.set(dir, { handle: undefined, links: [] });
+    for (const [dir, link] of children) {
+      const known = rw.dirs.get(dir);
+      if (known === undefined || known.link !== link)
+        rw.dirs.set(dir, { link, handle: undefined, links: [] });
       else if (names !== null && !names.has(path.basename(dir))) continue;
       rw.dirtyDirs.add(dir);
     }
@@ -175,43 +211,58 @@ export class WatchSet {
     }
   }
 
-  /** A skill directory: itself (a symlink is followed), then the real folders of its symlinked manifests. */
+  /**
+   * A skill directory: for a linked one, the folder its target lives in (so the target's replacement
+   * or return is seen); then the directory itself (a symlink is followed); then the folders the targets
+   * of its symlinked manifests live in.
+   */
   async #syncDir(rw: RootWatch, dir: string): Promise<void> {
-    const dw = rw.dirs.get(dir);
-    if (dw === undefined || this.#closed) return;
-    const old = dw;
+    const old = rw.dirs.get(dir);
+    if (old === undefined || this.#closed) return;
+    const next: DirWatch = { link: old.link, handle: undefined, links: [] };
+    rw.dirs.set(dir, next);
+    const hit = () => this.#dirDirty(rw, dir);
+    if (next.link) await this.#watchTarget(next, dir, hit);
     const base = path.basename(dir);
-    const handle = this.#watch(dir, (name) => {
+    next.handle = this.#watch(dir, (name) => {
       // Only the manifest's name matters to the catalog, and the directory's own name: that is how a
       // removal or a move of the watched directory itself is reported.
-      if (name === null || name === base || isManifest(name)) this.#dirDirty(rw, dir);
+      if (name === null || name === base || isManifest(name)) hit();
     });
+    // Closed after the new watch is set: the same directory keeps its OS watch throughout.
     closeDir(old);
-    const next: DirWatch = { handle, links: [] };
-    rw.dirs.set(dir, next);
-    if (handle === undefined || !this.#config.followSymlinks) return;
-    let entries: Awaited<ReturnType<typeof readdirAsync>>;
-    try {
-      entries = await readdirAsync(dir);
-    } catch {
-      return;
-    }
-    for (const entry of entries) {
-      if (entry.type !== "symlink" || !isManifest(entry.name)) continue;
-      let real: string;
+    if (next.handle !== undefined && this.#config.followSymlinks) {
+      let entries: Awaited<ReturnType<typeof readdirAsync>> = [];
       try {
-        real = await realpathAsync(path.join(dir, entry.name));
+        entries = await readdirAsync(dir);
       } catch {
-        // Dangling: the scan warns; the link's own replacement is an event of the directory.
-        continue;
+        // Gone or unreadable since: its root's events and the scan tell.
       }
-      const file = path.basename(real);
-      const link = this.#watch(path.dirname(real), (name) => {
-        if (name === null || name === file) this.#dirDirty(rw, dir);
-      });
-      if (link !== undefined) next.links.push(link);
+      for (const entry of entries) {
+        if (entry.type === "symlink" && isManifest(entry.name))
+          await this.#watchTarget(next, path.join(dir, entry.name), hit);
+      }
     }
     if (this.#closed || rw.dirs.get(dir) !== next) closeDir(next);
+  }
+
+  /** Watch the folder holding what `link` points to (resolved fully, else as written when it dangles) for that name. */
+  async #watchTarget(dw: DirWatch, link: string, hit: () => void): Promise<void> {
+    let target: string;
+    try {
+      target = await realpathAsync(link);
+    } catch {
+      try {
+        target = path.resolve(path.dirname(link), await readlinkAsync(link));
+      } catch {
+        return;
+      }
+    }
+    const name = path.basename(target);
+    const handle = this.#watch(path.dirname(target), (n) => {
+      if (n === null || n === name) hit();
+    });
+    if (handle !== undefined) dw.links.push(handle);
   }
 
   /** A watch, or `undefined` when the path is gone or unreadable (the scan reports that). @throws {Degraded} */
@@ -225,6 +276,13 @@ export class WatchSet {
       return undefined;
     }
   }
+}
+
+/** Paths events touched: a {@link ScanHint} being filled. */
+interface Touched {
+  readonly roots: Set<string>;
+  readonly dirs: Set<string>;
+  readonly wholeRoots: Set<string>;
 }
 
 function closeDir(dw: DirWatch): void {

@@ -24,6 +24,7 @@ const LIMIT_MS = 10_000;
 
 /** A watched instance and everything its watcher reported. */
 interface Live {
+  readonly roots: string[];
   readonly skills: AgentSkills;
   readonly watcher: SkillWatcher;
   readonly changes: RefreshResult[];
@@ -82,7 +83,7 @@ async function live(
       };
       wake();
     });
-  return { skills, watcher, changes, errors, warnings, until };
+  return { roots, skills, watcher, changes, errors, warnings, until };
 }
 
 /** Run `script` as an ES module in a child node (through `sh` when `shell` prefixes it); its exit status and stdout. */
@@ -122,6 +123,18 @@ function countScans(root: string): { readonly n: number } {
   return counter;
 }
 
+/**
+ * The watched instance serves what a fresh scan finds: the watcher's refreshes, which look only where
+ * events point, lost nothing. (Once the files are older than the 100 ms trust window, a fresh scan and a
+ * hinted refresh must agree on warnings as well.)
+ */
+async function expectCurrent(w: Live): Promise<void> {
+  await w.watcher.close();
+  const fresh = createAgentSkills({ roots: w.roots.map((p) => ({ path: p })) });
+  expect(w.skills.listSkills()).toEqual(fresh.listSkills());
+  expect(w.skills.warnings).toEqual(fresh.warnings);
+}
+
 const names = (s: AgentSkills) => s.listSkills().map((x) => x.name);
 const description = (s: AgentSkills, name: string) => s.getSkill(name)?.description;
 
@@ -141,6 +154,7 @@ describe("what a watcher sees in a root", () => {
     await w.until("b removed", () => !names(w.skills).includes("b"));
     expect(w.changes.at(-1)).toEqual({ added: [], removed: ["b"], changed: [] });
     expect(names(w.skills)).toEqual(["a"]);
+    await expectCurrent(w);
   });
 
   test("an empty directory that gets its SKILL.md later", async () => {
@@ -152,6 +166,7 @@ describe("what a watcher sees in a root", () => {
     fs.writeFileSync(path.join(root, "later", "SKILL.md"), skill("later"));
     await w.until("later added", () => names(w.skills).includes("later"));
     expect(w.changes.map((c) => c.added)).toEqual([["later"]]);
+    await expectCurrent(w);
   });
 
   test("SKILL.md edited in place at the same size, replaced by a rename, deleted", async () => {
@@ -174,6 +189,7 @@ describe("what a watcher sees in a root", () => {
     fs.unlinkSync(file);
     await w.until("manifest deleted", () => names(w.skills).length === 0);
     expect(w.changes.at(-1)).toEqual({ added: [], removed: ["a"], changed: [] });
+    await expectCurrent(w);
   });
 
   test("a change to a file that is not a manifest refreshes nothing", async () => {
@@ -213,6 +229,7 @@ describe("roots that come and go", () => {
     // And the new root's directories are watched: an edit inside one is seen.
     fs.writeFileSync(path.join(root, "b", "SKILL.md"), skill("b", "edited"));
     await w.until("b edited", () => description(w.skills, "b") === "edited");
+    await expectCurrent(w);
   });
 
   test("a root that is a file, then a directory", async () => {
@@ -244,6 +261,31 @@ describe("symlinks", () => {
     // The new target is the one watched now.
     fs.writeFileSync(path.join(store, "pdf-next", "SKILL.md"), skill("pdf", "v2 edited"));
     await w.until("new target edit", () => description(w.skills, "pdf") === "v2 edited");
+    await expectCurrent(w);
+  });
+
+  test("a linked skill directory whose target goes away, and comes back", async () => {
+    const store = writeTree({ "pdf/SKILL.md": skill("pdf") });
+    const root = writeTree({ "a/SKILL.md": skill("a"), pdf: { symlink: path.join(store, "pdf") } });
+    const w = await live([root]);
+    fs.renameSync(path.join(store, "pdf"), path.join(store, "pdf.old"));
+    await w.until("pdf gone", () => !names(w.skills).includes("pdf"));
+    expect(w.skills.warnings.map((x) => x.code)).toEqual(["dangling_symlink"]);
+    fs.renameSync(path.join(store, "pdf.old"), path.join(store, "pdf"));
+    await w.until("pdf back", () => names(w.skills).includes("pdf"));
+    fs.writeFileSync(path.join(store, "pdf", "SKILL.md"), skill("pdf", "edited"));
+    await w.until("pdf edited", () => description(w.skills, "pdf") === "edited");
+    await expectCurrent(w);
+  });
+
+  test("a dangling manifest link whose target is created later", async () => {
+    const store = writeTree({ "manifests/keep.md": "k" });
+    const root = writeTree({ "x/SKILL.md": { symlink: path.join(store, "manifests", "x.md") } });
+    const w = await live([root]);
+    expect(w.skills.warnings.map((x) => x.code)).toEqual(["dangling_symlink"]);
+    fs.writeFileSync(path.join(store, "manifests", "x.md"), skill("x"));
+    await w.until("x appears", () => names(w.skills).includes("x"));
+    await expectCurrent(w);
   });
 
   test("a manifest that is a symlink: its real file edited, then replaced by a rename", async () => {
@@ -256,6 +298,7 @@ describe("symlinks", () => {
     fs.writeFileSync(`${real}.tmp`, skill("x", "three"));
     fs.renameSync(`${real}.tmp`, real);
     await w.until("target replaced", () => description(w.skills, "x") === "three");
+    await expectCurrent(w);
   });
 });
 
@@ -315,6 +358,7 @@ describe("refreshes", () => {
     expect(scans.n).toBeLessThanOrEqual(3);
     expect(w.changes.length).toBeLessThanOrEqual(3);
     expect(w.changes.flatMap((c) => c.added)).toHaveLength(300);
+    await expectCurrent(w);
   });
 
   test("a change during a refresh brings one more refresh", async () => {
