@@ -162,10 +162,6 @@ function* list(dir: string, follow: boolean): FsTask<Listing> {
  */
 export function* inspect(ctx: Context, name: string, dir: string): FsTask<ScanItem | undefined> {
   const prev = ctx.previous.dirs.get(dir);
-  if (prev !== undefined && unhinted(ctx, dir, prev)) {
-    ctx.next.dirs.set(dir, prev);
-    return prev.item;
-  }
   // The directory's signature is taken before its listing, so a change after this point shows next
   // time; and only once the directory has been seen, which keeps the first scan to the I/O it needs.
   let dirSig = "";
@@ -238,11 +234,18 @@ export function* inspect(ctx: Context, name: string, dir: string): FsTask<ScanIt
   return remember(fileSig, candidate(name, dir, file, sig, outcome, listing.warnings));
 }
 
-/** A directory the hint does not name, whose last look can be vouched for: nothing to check. */
-function unhinted(ctx: Context, dir: string, prev: DirMemo): boolean {
+/**
+ * What the last scan found in a directory the hint does not name and could vouch for (its signatures
+ * were old enough to trust), carried over without a look; `false` when the directory must be inspected.
+ */
+export function unhinted(ctx: Context, dir: string): { readonly item: Candidate | undefined } | false {
   const { hint } = ctx;
   if (hint === undefined || hint.dirs.has(dir) || hint.wholeRoots.has(path.dirname(dir))) return false;
-  return prev.dirSig !== "" && (prev.listing.chosen === undefined || prev.fileSig !== "");
+  const prev = ctx.previous.dirs.get(dir);
+  if (prev === undefined || prev.dirSig === "" || (prev.listing.chosen !== undefined && prev.fileSig === ""))
+    return false;
+  ctx.next.dirs.set(dir, prev);
+  return prev;
 }
 
 /** Remember what `dir` gave for the next scan (the previous memo itself when nothing changed); gives its item. */

@@ -13,6 +13,7 @@ import {
   type ScanHint,
   type ScanItem,
   trusted,
+  unhinted,
   warn,
 } from "./inspect.js";
 import type { SkillConfig, SkillRoot } from "./types.js";
@@ -155,7 +156,10 @@ export async function scanAsync(config: SkillConfig, previous: ScanCache, hint?:
   const jobs: [number, number, string, string][] = [];
   listed.forEach((slots, r) => {
     slots.forEach((slot, i) => {
-      if (slot.kind === "dir") jobs.push([r, i, slot.name, slot.dir]);
+      const kept = slot.kind === "dir" && unhinted(ctx, slot.dir);
+      // Carried over in place: a round trip through the async driver per directory costs more than the rest.
+      if (kept) (results[r] as (ScanItem | undefined)[])[i] = kept.item;
+      else if (slot.kind === "dir") jobs.push([r, i, slot.name, slot.dir]);
       else (results[r] as (ScanItem | undefined)[])[i] = slot;
     });
   });
