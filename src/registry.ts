@@ -41,6 +41,7 @@ const EMPTY: Snapshot = {
   skills: new Map(),
   candidates: new Map(),
   warnings: [],
+  built: [],
   list: [],
   roots: [],
   cache: NO_CACHE,
@@ -121,7 +122,7 @@ class Registry implements AgentSkills {
     return this.#install(
       scan,
       generation,
-      this.#unchanged(scan) ? undefined : merge(this.config, scan.roots),
+      this.#unchanged(scan) ? undefined : merge(this.config, scan.roots, this.#snapshot.built),
     );
   }
 
@@ -142,7 +143,7 @@ class Registry implements AgentSkills {
       return this.#install(
         scan,
         generation,
-        this.#unchanged(scan) ? undefined : await mergeInTurns(this.config, scan),
+        this.#unchanged(scan) ? undefined : await mergeInTurns(this.config, scan, this.#snapshot.built),
         quiet,
       );
     });
@@ -185,8 +186,8 @@ class Registry implements AgentSkills {
 }
 
 /** {@link merge}, giving the event loop a turn between its steps so no stretch of it blocks for long. */
-async function mergeInTurns(config: SkillConfig, scan: Scan): Promise<Merged> {
-  const steps = mergeSteps(config, scan.roots);
+async function mergeInTurns(config: SkillConfig, scan: Scan, previous: Merged["built"]): Promise<Merged> {
+  const steps = mergeSteps(config, scan.roots, previous);
   for (let step = steps.next(); ; step = steps.next()) {
     if (step.done) return step.value;
     await new Promise((resolve) => setImmediate(resolve));
