@@ -8,7 +8,8 @@ const DEFAULT_WIDTH = 80;
 /** A description never gets fewer columns than this, even if the line then wraps. */
 const MIN_DESCRIPTION = 20;
 
-function open(inv: Invocation, io: CliIo): AgentSkills {
+/** The instance an invocation names. */
+export function open(inv: Invocation, io: CliIo): AgentSkills {
   return createAgentSkills({
     roots: rootsOf(inv, io),
     cwd: io.cwd,
@@ -19,7 +20,8 @@ function open(inv: Invocation, io: CliIo): AgentSkills {
   });
 }
 
-function printWarnings(warnings: readonly SkillWarning[], io: CliIo): void {
+/** Print warnings to stderr, one line each. */
+export function printWarnings(warnings: readonly SkillWarning[], io: CliIo): void {
   const yellow = paint(io.stderrIsTTY ?? false, io.env).yellow;
   for (const w of warnings) io.stderr(`${yellow("warning")}: ${w.code}: ${showMessage(w.message, io.cwd)}\n`);
 }
