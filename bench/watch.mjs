@@ -15,7 +15,8 @@ const lib = await import(pathToFileURL(path.join(dist, "index.js")).href);
 const { setFaultHook } = await import(pathToFileURL(path.join(dist, "fsx.js")).href);
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const percentile = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))];
+const percentile = (xs, p) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))];
 
 /** The inotify watches this process holds (Linux), from /proc/self/fdinfo; undefined elsewhere. */
 function inotifyWatches() {
@@ -161,7 +162,10 @@ try {
   const f = (x) => x.toFixed(1);
   rows.push(
     ["write → onChange, 10 skills: median / p95 (ms)", `${f(tinyLatency.median)} / ${f(tinyLatency.p95)}`],
-    ["write → onChange, 4 x 2,500 skills: median / p95 (ms)", `${f(bigLatency.median)} / ${f(bigLatency.p95)}`],
+    [
+      "write → onChange, 4 x 2,500 skills: median / p95 (ms)",
+      `${f(bigLatency.median)} / ${f(bigLatency.p95)}`,
+    ],
     ["idle CPU while watching 10,000 skills, 10 s (% of one core)", cpu.toFixed(2)],
     ["fs.watch handles / inotify watches for 10,000 skills", `${handles} / ${watches}`],
     ["scans for a burst of 300 new skills", String(scans)],

@@ -25,8 +25,9 @@ export type {
   SkillScope,
   SkillWarning,
   SkillWatcher,
+  WarningCode,
   WarnSink,
   WatchOptions,
 } from "./types.js";
 export { type ValidateOptions, validateSkills } from "./validate.js";
-export { setWarnSink, type WarningCode } from "./warnings.js";
+export { setWarnSink } from "./warnings.js";

@@ -1,14 +1,14 @@
 // Live skills: file system events (or a poll) → debounced refreshes of one instance, one at a time.
 import { SkillError, StartupError } from "./errors.js";
 import type { ScanHint } from "./scan.js";
-import type { RefreshResult, SkillConfig, SkillWatcher, WatchOptions } from "./types.js";
-import { emit, warning } from "./warnings.js";
+import type { RefreshResult, SkillConfig, SkillWarning, SkillWatcher, WatchOptions } from "./types.js";
+import { warning } from "./warnings.js";
 import { Degraded, WatchSet } from "./watchset.js";
 
 /** {@link WatchOptions} checked, defaults filled in. */
 interface Resolved {
   readonly onChange: (result: RefreshResult) => void;
-  readonly onError: (error: unknown) => void;
+  readonly onError: ((error: unknown) => void) | undefined;
   readonly debounceMs: number;
   readonly pollMs: number;
   readonly persistent: boolean;
@@ -26,14 +26,17 @@ const DEFAULTS = {
 /** A burst of events delays its refresh by at most this many debounce periods. */
 const MAX_WAIT_PERIODS = 10;
 
+/** Hands warnings to the instance's sink (its `onWarning`, else the global one). */
+type Warn = (warnings: readonly SkillWarning[]) => void;
+
 /**
  * Without `onError`: a strict refresh's `SkillError` goes to the warn sink under its own code, as the
  * same problem does in lenient mode; anything else (a throwing `onChange`) is the caller's bug and is
  * thrown again outside the watcher, as an error in any other callback would be.
  */
-function reportByDefault(error: unknown): void {
+function reportByDefault(error: unknown, warn: Warn): void {
   if (error instanceof SkillError && (error.code === "invalid_skill" || error.code === "duplicate_skill")) {
-    emit([warning(error.code, `refresh failed, the last good snapshot stays: ${error.message}`, error.path)]);
+    warn([warning(error.code, `refresh failed, the last good snapshot stays: ${error.message}`, error.path)]);
     return;
   }
   queueMicrotask(() => {
@@ -76,7 +79,7 @@ function resolveWatchOptions(options: unknown): Resolved {
   }
   return {
     onChange: fn("onChange") ?? (() => {}),
-    onError: fn("onError") ?? reportByDefault,
+    onError: fn("onError"),
     debounceMs: ms("debounceMs", 0),
     pollMs: ms("pollMs", 1),
     persistent: flag("persistent"),
@@ -87,11 +90,16 @@ function resolveWatchOptions(options: unknown): Resolved {
 
 /**
  * Watch the roots of `config` and run `refresh` when they change. `refresh` is the instance's
- * `refreshAsync` (quiet about warnings when nothing changed).
+ * `refreshAsync` (quiet about warnings when nothing changed); `warn` its warn sink.
  * @throws {StartupError} for unusable options.
  */
-export function startWatch(config: SkillConfig, refresh: Refresh, options?: WatchOptions): SkillWatcher {
-  const watcher = new Watcher(config, refresh, resolveWatchOptions(options));
+export function startWatch(
+  config: SkillConfig,
+  refresh: Refresh,
+  warn: Warn,
+  options?: WatchOptions,
+): SkillWatcher {
+  const watcher = new Watcher(config, refresh, warn, resolveWatchOptions(options));
   return Object.freeze({ ready: watcher.ready, close: () => watcher.close() });
 }
 
@@ -104,6 +112,7 @@ const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 class Watcher {
   readonly ready: Promise<void>;
   readonly #refresh: Refresh;
+  readonly #warn: Warn;
   readonly #o: Resolved;
   #set: WatchSet | undefined;
   #debounce: NodeJS.Timeout | undefined;
@@ -116,8 +125,9 @@ class Watcher {
   #closing: Promise<void> | undefined;
   readonly #onAbort = () => void this.close();
 
-  constructor(config: SkillConfig, refresh: Refresh, o: Resolved) {
+  constructor(config: SkillConfig, refresh: Refresh, warn: Warn, o: Resolved) {
     this.#refresh = refresh;
+    this.#warn = warn;
     this.#o = o;
     if (o.signal?.aborted) {
       this.#closing = Promise.resolve();
@@ -209,10 +219,15 @@ class Watcher {
   }
 
   #report(error: unknown): void {
+    const { onError } = this.#o;
+    if (onError === undefined) {
+      reportByDefault(error, this.#warn);
+      return;
+    }
     try {
-      this.#o.onError(error);
+      onError(error);
     } catch (e) {
-      reportByDefault(e);
+      reportByDefault(e, this.#warn);
     }
   }
 
@@ -221,7 +236,7 @@ class Watcher {
     this.#set?.close();
     this.#set = undefined;
     const message = `${e.message}; polling every ${this.#o.pollMs} ms instead of watching for events`;
-    emit([warning("watch_degraded", message, e.path)]);
+    this.#warn([warning("watch_degraded", message, e.path)]);
     this.#startPolling();
   }
 

@@ -1,11 +1,5 @@
 // `list --watch`: the catalog, then each change as it happens, until the io's signal aborts (Ctrl-C in bin.ts).
-import {
-  type AgentSkills,
-  type RefreshResult,
-  type SkillInfo,
-  type SkillWarning,
-  setWarnSink,
-} from "../index.js";
+import type { AgentSkills, RefreshResult, SkillInfo, SkillWarning } from "../index.js";
 import { listCommand, open, printWarnings } from "./commands.js";
 import type { CliIo, Invocation } from "./context.js";
 import { cut, oneLine, paint, showMessage, toJson } from "./text.js";
@@ -21,19 +15,8 @@ const DESCRIPTION_WIDTH = 60;
  * `io.signal` aborts; a refresh that fails (strict) prints its error and the watch goes on.
  */
 export function watchListCommand(inv: Invocation, io: CliIo): Promise<number> {
-  // Opened before anything is awaited: a bad option or a strict failure is thrown to main like any command's.
-  const skills = open(inv, io);
-  if (inv.json) {
-    const all = skills.listSkills();
-    io.stdout(`${toJson({ added: all, removed: [], changed: [] }, 0)}\n`);
-    printWarnings(skills.warnings, io);
-  } else listCommand(inv, io);
-  return follow(skills, inv, io);
-}
-
-async function follow(skills: AgentSkills, inv: Invocation, io: CliIo): Promise<number> {
   // Each scan that changed something emits its warnings again: print only those new since the last one.
-  let seen = new Set(skills.warnings.map(key));
+  let seen = new Set<string>();
   let batch: SkillWarning[] = [];
   const flush = () => {
     printWarnings(
@@ -43,10 +26,22 @@ async function follow(skills: AgentSkills, inv: Invocation, io: CliIo): Promise<
     batch = [];
     seen = new Set(skills.warnings.map(key));
   };
-  setWarnSink((w) => {
+  // Opened before anything is awaited: a bad option or a strict failure is thrown to main like any command's.
+  const skills = open(inv, io, (w) => {
     if (batch.length === 0) queueMicrotask(flush);
     batch.push(w);
   });
+  // The first scan's warnings are printed with the catalog below, not by the first flush.
+  seen = new Set(skills.warnings.map(key));
+  if (inv.json) {
+    const all = skills.listSkills();
+    io.stdout(`${toJson({ added: all, removed: [], changed: [] }, 0)}\n`);
+    printWarnings(skills.warnings, io);
+  } else listCommand(inv, io);
+  return follow(skills, inv, io);
+}
+
+async function follow(skills: AgentSkills, inv: Invocation, io: CliIo): Promise<number> {
   const { green, yellow, red } = paint(io.stdoutIsTTY ?? false, io.env);
   const errRed = paint(io.stderrIsTTY ?? false, io.env).red;
   const onChange = (r: RefreshResult) => {
@@ -77,15 +72,11 @@ async function follow(skills: AgentSkills, inv: Invocation, io: CliIo): Promise<
     persistent: true,
     ...(io.signal === undefined ? {} : { signal: io.signal }),
   });
-  try {
-    await watcher.ready;
-    if (io.signal !== undefined && !io.signal.aborted) {
-      await new Promise((resolve) => io.signal?.addEventListener("abort", resolve, { once: true }));
-    }
-    await watcher.close();
-  } finally {
-    setWarnSink(null);
+  await watcher.ready;
+  if (io.signal !== undefined && !io.signal.aborted) {
+    await new Promise((resolve) => io.signal?.addEventListener("abort", resolve, { once: true }));
   }
+  await watcher.close();
   return 0;
 }
 
