@@ -3,7 +3,7 @@ import { SkillError, StartupError } from "./errors.js";
 import type { ScanHint } from "./scan.js";
 import type { RefreshResult, SkillConfig, SkillWarning, SkillWatcher, WatchOptions } from "./types.js";
 import { warning } from "./warnings.js";
-import { Degraded, WatchSet } from "./watchset.js";
+import { type Degraded, WatchSet } from "./watchset.js";
 
 /** {@link WatchOptions} checked, defaults filled in. */
 interface Resolved {
@@ -197,9 +197,9 @@ class Watcher {
     try {
       await this.#set?.sync();
     } catch (e) {
+      // sync() turns every other failure into "not watched"; only a Degraded comes out of it.
       hint = undefined;
-      if (e instanceof Degraded) this.#degrade(e);
-      else this.#report(e);
+      this.#degrade(e as Degraded);
     }
     if (this.#closing !== undefined) return;
     let result: RefreshResult;

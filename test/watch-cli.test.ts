@@ -62,9 +62,9 @@ test("list --watch prints the table, then a line per change, and exits 0 when st
   await w.until(() => w.out().includes("~ a"));
   fs.rmSync(path.join(root, "b"), { recursive: true });
   await w.until(() => w.out().includes("- b"));
-  // A broken skill changes no name, but its warning is printed once.
-  writeTree({ "bad/SKILL.md": "---\nname: [\n---\n" }, root);
-  await w.until(() => w.err().includes("warning: invalid_skill"));
+  // Broken skills change no name, but their warnings are printed, once each.
+  writeTree({ "bad/SKILL.md": "---\nname: [\n---\n", "bad2/SKILL.md": "---\nname: [\n---\n" }, root);
+  await w.until(() => (w.err().match(/warning: invalid_skill/g) ?? []).length === 2);
   w.stop();
   expect(await w.code).toBe(0);
   expect(w.out()).toBe(
@@ -78,7 +78,7 @@ test("list --watch prints the table, then a line per change, and exits 0 when st
       "",
     ].join("\n"),
   );
-  expect(w.err().match(/warning: invalid_skill/g)).toHaveLength(1);
+  expect(w.err().match(/warning: invalid_skill/g)).toHaveLength(2);
 });
 
 test("list --watch --json prints one JSON object per line, the first holding the catalog", async () => {

@@ -16,7 +16,7 @@ import {
   setWarnSink,
   type WatchOptions,
 } from "../src/index.js";
-import { actAt, failAt } from "./helpers/faults.js";
+import { actAt, errnoError, failAt } from "./helpers/faults.js";
 import { skill, tempDir, writeTree } from "./helpers/fixture.js";
 
 /** Far above any real wait: only a missed change reaches it. */
@@ -86,17 +86,20 @@ async function live(
   return { roots, skills, watcher, changes, errors, warnings, until };
 }
 
-/** Run `script` as an ES module in a child node (through `sh` when `shell` prefixes it); its exit status and stdout. */
-function runChild(script: string, shell = ""): Promise<[number | null, string]> {
+/** Run `script` as an ES module in a child node (through `sh` when `shell` prefixes it); its exit status and stdout; stderr to `stderr`. */
+function runChild(
+  script: string,
+  shell = "",
+  stderr?: (text: string) => void,
+): Promise<[number | null, string]> {
   return new Promise((resolve, reject) => {
     const child = spawn(
       "/bin/sh",
       ["-c", `${shell} exec "$0" --input-type=module -e "$1"`, process.execPath, script],
-      {
-        stdio: ["ignore", "pipe", "inherit"],
-      },
+      { stdio: ["ignore", "pipe", "pipe"] },
     );
     let out = "";
+    child.stderr.on("data", (d) => stderr?.(String(d)));
     child.stdout.on("data", (d) => {
       out += d;
     });
@@ -347,6 +350,53 @@ describe("refreshes", () => {
     expect(w.errors).toEqual([boom]);
   });
 
+  test("what a throwing onError throws goes to the warn sink when it is a SkillError", async () => {
+    const root = writeTree({ "a/SKILL.md": skill("a") });
+    const w = await live(
+      [root],
+      {
+        onError: (e) => {
+          throw e;
+        },
+      },
+      { strict: true },
+    );
+    writeTree({ "bad/SKILL.md": "---\nname: [\n---\n" }, root);
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error("no warning")), LIMIT_MS);
+      const tick = setInterval(() => {
+        if (!w.warnings.some((x) => x.code === "invalid_skill")) return;
+        clearInterval(tick);
+        clearTimeout(timer);
+        resolve();
+      }, 5);
+    });
+    expect(names(w.skills)).toEqual(["a"]);
+  });
+
+  test("without onError, what onChange throws is thrown outside the watcher, as from any callback", async () => {
+    const root = writeTree({ "a/SKILL.md": skill("a") });
+    const script = `
+      import * as fs from "node:fs";
+      import { createAgentSkills } from ${JSON.stringify(DIST)};
+      const root = ${JSON.stringify(root)};
+      const w = createAgentSkills({ roots: [{ path: root }] }).watch({
+        persistent: true,
+        debounceMs: 10,
+        onChange: () => { throw new Error("boom from onChange"); },
+      });
+      await w.ready;
+      fs.mkdirSync(root + "/b");
+      fs.writeFileSync(root + "/b/SKILL.md", "---\\nname: b\\ndescription: d\\n---\\n");
+    `;
+    let err = "";
+    const [status] = await runChild(script, "", (t) => {
+      err += t;
+    });
+    expect(status).toBe(1);
+    expect(err).toContain("Error: boom from onChange");
+  });
+
   test("a burst of 300 new skills gives at most 3 refreshes", async () => {
     const root = writeTree({ "a/SKILL.md": skill("a") });
     const w = await live([root], { debounceMs: 50 });
@@ -439,6 +489,26 @@ describe("degraded: polling", () => {
       ],
       result: { added: ["b"], removed: [], changed: [] },
     });
+  });
+
+  test("the watcher's own look-ups failing (a root's listing, a link read) leave the rest live", async () => {
+    const root = writeTree({ "a/SKILL.md": skill("a"), "x/SKILL.md": { symlink: "missing.md" } });
+    setFaultHook((op, p) => {
+      if ((op === "watchReaddir" && p === root) || op === "watchReadlink") throw errnoError("EIO", op, p);
+    });
+    const w = await live([root]);
+    expect(w.skills.warnings.map((x) => x.code)).toEqual(["dangling_symlink"]);
+    writeTree({ "b/SKILL.md": skill("b") }, root);
+    await w.until("b added", () => names(w.skills).includes("b"));
+  });
+
+  test("a root's parent created while the watch above it is being set is followed down", async () => {
+    const ws = tempDir();
+    const root = path.join(ws, "a", "b", "skills");
+    actAt("watch", ws, () => fs.mkdirSync(path.join(ws, "a")));
+    const w = await live([root]);
+    writeTree({ "a/b/skills/late/SKILL.md": skill("late") }, ws);
+    await w.until("late added", () => names(w.skills).includes("late"));
   });
 
   test("usePolling polls without a warning", async () => {
