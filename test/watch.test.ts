@@ -16,7 +16,7 @@ import {
   setWarnSink,
   type WatchOptions,
 } from "../src/index.js";
-import { actAt, errnoError, failAt } from "./helpers/faults.js";
+import { actAt, failAt } from "./helpers/faults.js";
 import { skill, tempDir, writeTree } from "./helpers/fixture.js";
 
 /** Far above any real wait: only a missed change reaches it. */
@@ -491,15 +491,22 @@ describe("degraded: polling", () => {
     });
   });
 
-  test("the watcher's own look-ups failing (a root's listing, a link read) leave the rest live", async () => {
-    const root = writeTree({ "a/SKILL.md": skill("a"), "x/SKILL.md": { symlink: "missing.md" } });
-    setFaultHook((op, p) => {
-      if ((op === "watchReaddir" && p === root) || op === "watchReadlink") throw errnoError("EIO", op, p);
-    });
+  test("the watcher's own listing of a root failing leaves the rest live", async () => {
+    const root = writeTree({ "a/SKILL.md": skill("a") });
+    failAt("watchReaddir", root, "EIO");
     const w = await live([root]);
-    expect(w.skills.warnings.map((x) => x.code)).toEqual(["dangling_symlink"]);
     writeTree({ "b/SKILL.md": skill("b") }, root);
     await w.until("b added", () => names(w.skills).includes("b"));
+  });
+
+  test("a manifest link that can be neither resolved nor read is left unwatched", async () => {
+    const root = writeTree({ "a/SKILL.md": skill("a"), "x/SKILL.md": { symlink: "missing.md" } });
+    const link = path.join(root, "x", "SKILL.md");
+    failAt("watchReadlink", link, "EIO");
+    const w = await live([root]);
+    expect(w.skills.warnings.map((x) => x.code)).toEqual(["dangling_symlink"]);
+    fs.writeFileSync(path.join(root, "a", "SKILL.md"), skill("a", "edited"));
+    await w.until("a edited", () => description(w.skills, "a") === "edited");
   });
 
   test("a root's parent created while the watch above it is being set is followed down", async () => {
