@@ -241,3 +241,61 @@ function verdictOf(config: SkillConfig, o: Offer, winner: Offer | undefined): Sk
     reason,
   });
 }
+
+/** Past this many replaced candidates a full merge is as cheap as patching. */
+const PATCH_LIMIT = 64;
+
+/**
+ * The merge of `roots` made from `previous` (the merge of `before`) when the scan only replaced valid
+ * candidates by valid ones of the same name, directory and manifest path, none carrying warnings: the
+ * common "a manifest was edited" refresh. Names, precedence, verdicts and warnings cannot change then,
+ * so only the winners' entries are rebuilt. `undefined` when anything else changed: merge in full.
+ * (For a watcher's refresh of 10,000 skills with one edited, this replaces a 7–20 ms fold.)
+ */
+export function patchMerge(
+  config: SkillConfig,
+  previous: Merged,
+  before: readonly (readonly ScanItem[])[],
+  roots: readonly (readonly ScanItem[])[],
+): Merged | undefined {
+  if (before.length !== roots.length) return undefined;
+  const swaps: [number, Candidate, Candidate][] = [];
+  for (const [r, items] of roots.entries()) {
+    const old = before[r] as readonly ScanItem[];
+    if (old.length !== items.length) return undefined;
+    for (const [i, item] of items.entries()) {
+      const was = old[i] as ScanItem;
+      if (item === was) continue;
+      if (!sameSlot(was, item) || swaps.length === PATCH_LIMIT) return undefined;
+      swaps.push([r, was as Candidate, item as Candidate]);
+    }
+  }
+  const skills = new Map(previous.skills);
+  const built = previous.built.map((m) => m);
+  for (const [r, was, now] of swaps) {
+    const entry = previous.built[r]?.get(was);
+    // Only a winner has an entry; an overridden or duplicate candidate changes nothing served.
+    if (entry === undefined) continue;
+    const rebuilt = buildEntry(config, r, now);
+    skills.set(entry.info.name, rebuilt);
+    const own = built[r] === previous.built[r] ? new Map(built[r]) : (built[r] as Map<Candidate, Entry>);
+    own.delete(was);
+    own.set(now, rebuilt);
+    built[r] = own;
+  }
+  return { skills, candidates: previous.candidates, warnings: previous.warnings, built };
+}
+
+function sameSlot(was: ScanItem, now: ScanItem): boolean {
+  return (
+    was.kind === "candidate" &&
+    now.kind === "candidate" &&
+    was.outcome.ok &&
+    now.outcome.ok &&
+    was.warnings.length === 0 &&
+    now.warnings.length === 0 &&
+    was.outcome.fields.name === now.outcome.fields.name &&
+    was.dir === now.dir &&
+    was.path === now.path
+  );
+}

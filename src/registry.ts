@@ -2,7 +2,7 @@
 import { resolveConfig } from "./config.js";
 import { SkillError } from "./errors.js";
 import { bodyText } from "./manifest.js";
-import { type Entry, type Merged, merge, mergeSteps } from "./merge.js";
+import { type Entry, type Merged, merge, mergeSteps, patchMerge } from "./merge.js";
 import { confine, listResources } from "./resources.js";
 import {
   NO_CACHE,
@@ -163,7 +163,9 @@ class Registry implements AgentSkills {
     return this.#install(
       scan,
       generation,
-      this.#unchanged(scan) ? undefined : merge(this.config, scan.roots, this.#snapshot.built),
+      this.#unchanged(scan)
+        ? undefined
+        : (this.#patch(scan) ?? merge(this.config, scan.roots, this.#snapshot.built)),
     );
   }
 
@@ -189,12 +191,19 @@ class Registry implements AgentSkills {
       return this.#install(
         scan,
         generation,
-        this.#unchanged(scan) ? undefined : await mergeInTurns(this.config, scan, this.#snapshot.built),
+        this.#unchanged(scan)
+          ? undefined
+          : (this.#patch(scan) ?? (await mergeInTurns(this.config, scan, this.#snapshot.built))),
         quiet,
       );
     });
     this.#asyncQueue = run.catch(() => undefined);
     return run;
+  }
+
+  /** The last merge with edited manifests' entries rebuilt, when that is all the scan changed. */
+  #patch(scan: Scan): Merged | undefined {
+    return patchMerge(this.config, this.#snapshot, this.#snapshot.roots, scan.roots);
   }
 
   /** The scan reuses the very item objects of unchanged directories; if all are, so is the merge. */
@@ -215,7 +224,10 @@ class Registry implements AgentSkills {
       if (!quiet) this.#emit(before.warnings);
       return NOTHING;
     }
-    const names = [...merged.skills.keys()].sort();
+    // The same names as before (most refreshes) keep their sorted order: no sort of thousands of names.
+    const names = sameKeys(before.skills, merged.skills)
+      ? before.list.map((info) => info.name)
+      : [...merged.skills.keys()].sort();
     const list = Object.freeze(names.map((name) => (merged.skills.get(name) as Entry).info));
     this.#snapshot = {
       ...merged,
@@ -239,6 +251,12 @@ async function mergeInTurns(config: SkillConfig, scan: Scan, previous: Merged["b
     if (step.done) return step.value;
     await new Promise((resolve) => setImmediate(resolve));
   }
+}
+
+function sameKeys(a: ReadonlyMap<string, unknown>, b: ReadonlyMap<string, unknown>): boolean {
+  if (a.size !== b.size || a.size === 0) return false;
+  for (const key of a.keys()) if (!b.has(key)) return false;
+  return true;
 }
 
 function sameItems(a: readonly (readonly ScanItem[])[], b: readonly (readonly ScanItem[])[]): boolean {

@@ -423,6 +423,44 @@ describe("refreshes", () => {
     expect(w.changes.map((c) => c.added)).toEqual([["b"], ["c"]]);
   });
 
+  test("a refresh that only rebuilds edited entries serves exactly what a fresh scan does", async () => {
+    // Root 0 has x (overridden by root 1's x) and two dirs declaring d (the second is a duplicate).
+    const low = writeTree({
+      "x/SKILL.md": skill("x", "low"),
+      "d1/SKILL.md": skill("d"),
+      "d2/SKILL.md": skill("d"),
+    });
+    const high = writeTree({ "x/SKILL.md": skill("x", "high"), "y/SKILL.md": skill("y") });
+    const roots = [{ path: low }, { path: high }];
+    const skills = createAgentSkills({ roots });
+    // Past the 100 ms trust window, the signatures this refresh takes vouch for the files not edited below.
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    skills.refresh();
+    const edits: [string, string][] = [
+      [path.join(high, "x", "SKILL.md"), skill("x", "high, edited")],
+      [path.join(low, "x", "SKILL.md"), skill("x", "low, edited")],
+      [path.join(low, "d2", "SKILL.md"), skill("d", "duplicate, edited")],
+      [path.join(low, "d1", "SKILL.md"), skill("d", "first, edited")],
+    ];
+    for (const [file, text] of edits) {
+      const before = skills.listSkills();
+      fs.writeFileSync(file, text);
+      const result = skills.refresh();
+      const fresh = createAgentSkills({ roots });
+      expect(skills.listSkills()).toEqual(fresh.listSkills());
+      for (const name of ["x", "d", "y"]) expect(skills.explain(name)).toEqual(fresh.explain(name));
+      expect(skills.warnings).toEqual(fresh.warnings);
+      // Unchanged skills keep their very SkillInfo object.
+      expect(skills.getSkill("y")).toBe(before.find((s) => s.name === "y"));
+      const served = file.startsWith(high) || file.endsWith(path.join("d1", "SKILL.md"));
+      expect(result.changed).toEqual(served ? [path.basename(path.dirname(file)).replace(/\d$/, "")] : []);
+    }
+    // A new name in the same file is no mere edit.
+    fs.writeFileSync(path.join(high, "y", "SKILL.md"), skill("z"));
+    expect(skills.refresh()).toEqual({ added: ["z"], removed: ["y"], changed: [] });
+    expect(skills.listSkills()).toEqual(createAgentSkills({ roots }).listSkills());
+  });
+
   test("a watcher started after changes catches up in its first refresh", async () => {
     const root = writeTree({ "a/SKILL.md": skill("a") });
     const skills = createAgentSkills({ roots: [{ path: root }] });
