@@ -68,6 +68,22 @@ async function watched(roots) {
   return { skills, watcher, next, changes: () => changes };
 }
 
+/** ms from a new skill directory (its SKILL.md written) to its onChange, `samples` times, each in the next root. */
+async function addLatency(w, roots, samples) {
+  const ms = [];
+  for (let i = -3; i < samples; i++) {
+    const dir = path.join(roots[(i + 3) % roots.length].path, `added-${i + 3}`);
+    const seen = w.next();
+    const start = performance.now();
+    fs.mkdirSync(dir);
+    fs.writeFileSync(path.join(dir, "SKILL.md"), manifestText(`added-${i + 3}`, Math.random));
+    await seen;
+    if (i >= 0) ms.push(performance.now() - start);
+    await sleep(150);
+  }
+  return { median: median(ms), p95: percentile(ms, 0.95), max: Math.max(...ms) };
+}
+
 /** ms from a write to its onChange, over `samples` edits in place of manifests spread over the roots. */
 async function latency(w, samples, warmup = 3) {
   const list = w.skills.listSkills();
@@ -153,6 +169,7 @@ try {
   const watches = (inotifyWatches() ?? Number.NaN) - watches0;
   const cpu = await idleCpu(10);
   const bigLatency = await latency(big, 30);
+  const bigAdd = await addLatency(big, store.roots, 20);
   const scans = await burst(big, store.roots[0].path);
   await big.watcher.close();
   const handlesAfter = fsEventHandles() - handles0;
@@ -166,6 +183,7 @@ try {
       "write → onChange, 4 x 2,500 skills: median / p95 (ms)",
       `${f(bigLatency.median)} / ${f(bigLatency.p95)}`,
     ],
+    ["new skill → onChange, 4 x 2,500 skills: median / p95 (ms)", `${f(bigAdd.median)} / ${f(bigAdd.p95)}`],
     ["idle CPU while watching 10,000 skills, 10 s (% of one core)", cpu.toFixed(2)],
     ["fs.watch handles / inotify watches for 10,000 skills", `${handles} / ${watches}`],
     ["scans for a burst of 300 new skills", String(scans)],

@@ -1,4 +1,4 @@
-// What a watcher watches: each root, the folder above it, the root's skill directories and the real folders of symlinked manifests.
+// What a watcher watches: each root, the folder above it, the root's skill directories, and the folders where linked skill directories and manifests really live.
 import * as path from "node:path";
 import { errnoCode } from "./errors.js";
 import {
