@@ -39,6 +39,7 @@ export type FsOp =
   | { readonly op: "names"; readonly path: string }
   | { readonly op: "lstat"; readonly path: string }
   | { readonly op: "stat"; readonly path: string }
+  | { readonly op: "realpath"; readonly path: string }
   | { readonly op: "readManifest"; readonly path: string; readonly noFollow: boolean };
 
 /** What each op gives back. */
@@ -47,6 +48,7 @@ export interface FsResult {
   names: string[];
   lstat: EntryType;
   stat: Stat;
+  realpath: string;
   readManifest: ManifestRead;
 }
 
@@ -183,6 +185,8 @@ export function runOpSync(op: FsOp): FsResult[keyof FsResult] {
       return typeOf(fs.lstatSync(op.path));
     case "stat":
       return toStat(fs.statSync(op.path));
+    case "realpath":
+      return fs.realpathSync.native(op.path);
     case "readManifest": {
       const fd = fs.openSync(op.path, manifestFlags(op.noFollow));
       try {
@@ -199,6 +203,7 @@ export function runOpSync(op: FsOp): FsResult[keyof FsResult] {
 
 const pReaddir = promisify(fs.readdir);
 const pStat = promisify(fs.stat);
+const pRealpath = promisify(fs.realpath.native);
 const pLstat = promisify(fs.lstat);
 const pOpen = promisify(fs.open);
 const pFstat = promisify(fs.fstat);
@@ -232,6 +237,8 @@ export async function runOpAsync(op: FsOp): Promise<FsResult[keyof FsResult]> {
       return typeOf(await pLstat(op.path));
     case "stat":
       return toStat(await pStat(op.path));
+    case "realpath":
+      return await pRealpath(op.path);
     case "readManifest": {
       const fd = await pOpen(op.path, manifestFlags(op.noFollow));
       try {
@@ -296,6 +303,11 @@ export function* lstat(path: string): Generator<FsOp, EntryType, FsResult[keyof 
 /** `yield* stat(path)`: follows symlinks. */
 export function* stat(path: string): Generator<FsOp, Stat, FsResult[keyof FsResult]> {
   return (yield { op: "stat", path }) as Stat;
+}
+
+/** `yield* realpath(path)`: the canonical path, every symlink resolved. */
+export function* realpath(path: string): Generator<FsOp, string, FsResult[keyof FsResult]> {
+  return (yield { op: "realpath", path }) as string;
 }
 
 /** `yield* readManifest(path, noFollow)`. */

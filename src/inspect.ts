@@ -1,7 +1,7 @@
 // One skill directory → its candidate (manifest choice, read, parse), with the memo that lets the next scan skip what did not change.
 import * as path from "node:path";
 import { errnoCode } from "./errors.js";
-import { type FsTask, lstat, names, readdir, readManifest, type Stat, stat } from "./fsx.js";
+import { type FsTask, lstat, names, readdir, readManifest, realpath, type Stat, stat } from "./fsx.js";
 import type { RootMemo } from "./scan.js";
 import { type ManifestOutcome, parseManifest } from "./skill.js";
 import type { SkillConfig, SkillWarning } from "./types.js";
@@ -16,6 +16,11 @@ export interface Candidate {
   readonly path: string;
   /** File signature of the manifest read; "" when it could not be read. */
   readonly sig: string;
+  /**
+   * The directory's real path when the manifest was read (valid candidates only, else ""): the base
+   * that confines its resources, so that re-pointing the directory later cannot move it.
+   */
+  readonly real: string;
   readonly outcome: ManifestOutcome;
   /** Warnings about this candidate that do not decide its fate (several manifests, repair, name mismatch). */
   readonly warnings: readonly SkillWarning[];
@@ -173,6 +178,7 @@ export function* inspect(ctx: Context, name: string, dir: string): FsTask<ScanIt
   const file = child(dir, chosen.name);
   let fileSig = "";
   let sig = "";
+  let real = "";
   let outcome: ManifestOutcome | undefined;
   try {
     const before = prev?.item;
@@ -180,7 +186,7 @@ export function* inspect(ctx: Context, name: string, dir: string): FsTask<ScanIt
       if ((yield* stat(file)).sig === prev?.fileSig) {
         // Same listing, same file: the very same candidate, which lets the registry skip the merge.
         if (listing === prev.listing) return remember(prev.fileSig, before);
-        ({ sig, outcome } = before);
+        ({ sig, outcome, real } = before);
         fileSig = prev.fileSig;
       }
     }
@@ -194,6 +200,7 @@ export function* inspect(ctx: Context, name: string, dir: string): FsTask<ScanIt
         sig = read.stat.sig;
         fileSig = trusted(ctx, read.stat);
         outcome = parseManifest(read.bytes, !ctx.config.strict);
+        if (outcome.ok) real = yield* realpath(dir);
       }
     }
   } catch (e) {
@@ -215,7 +222,7 @@ export function* inspect(ctx: Context, name: string, dir: string): FsTask<ScanIt
     }
     outcome = { ok: false, problem: "file", message: `cannot be read (${code})` };
   }
-  return remember(fileSig, candidate(name, dir, file, sig, outcome, listing.warnings));
+  return remember(fileSig, candidate(name, dir, file, sig, real, outcome, listing.warnings));
 }
 
 /** Remember what `dir` gave for the next scan (the previous memo itself when nothing changed); gives its item. */
@@ -235,6 +242,7 @@ function candidate(
   dir: string,
   file: string,
   sig: string,
+  real: string,
   outcome: ManifestOutcome,
   listed: readonly SkillWarning[],
 ): Candidate {
@@ -262,6 +270,7 @@ function candidate(
     dir,
     path: file,
     sig,
+    real,
     outcome,
     warnings: warnings.length > 0 ? warnings : NONE,
   };

@@ -10,6 +10,8 @@ export interface Entry {
   readonly info: SkillInfo;
   /** Undecoded; see bodyText. */
   readonly body: Uint8Array;
+  /** The skill directory's real path recorded at discovery: the confinement base of its resources. */
+  readonly real: string;
   /** Changes whenever the winning manifest, its file or its root does: drives `refresh`'s `changed`. */
   readonly key: string;
 }
@@ -66,7 +68,7 @@ function buildEntry(config: SkillConfig, rootIndex: number, c: Candidate): Entry
         },
   );
   // join makes one flat string; the template literal made a rope of three parts kept for the snapshot's life.
-  return { info, body, key: [rootIndex, c.path, c.sig].join("\0") };
+  return { info, body, real: c.real, key: [rootIndex, c.path, c.sig].join("\0") };
 }
 
 /**

@@ -118,7 +118,7 @@ class Registry implements AgentSkills {
   loadSkill(name: string): SkillContent | undefined {
     const entry = this.#snapshot.skills.get(name);
     if (entry === undefined) return undefined;
-    const { files, warnings } = listResources(entry.info, this.config.followSymlinks);
+    const { files, warnings } = listResources(entry.info, entry.real, this.config.followSymlinks);
     const frozen = Object.freeze(warnings);
     this.#emit(frozen);
     return Object.freeze({
@@ -136,7 +136,7 @@ class Registry implements AgentSkills {
         skill: String(name),
       });
     }
-    return confine(entry.info, rel, this.config.followSymlinks);
+    return confine(entry.info, entry.real, rel, this.config.followSymlinks);
   }
 
   explain(name: string): readonly SkillCandidate[] {
