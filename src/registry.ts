@@ -1,6 +1,6 @@
 // The AgentSkills instance: an immutable snapshot of the last good scan, and the three tiers served from it.
 import { resolveConfig } from "./config.js";
-import { SkillError } from "./errors.js";
+import { describeValue, SkillError } from "./errors.js";
 import { bodyText } from "./manifest.js";
 import { type Entry, type Merged, merge, mergeSteps } from "./merge.js";
 import { confine, listResources } from "./resources.js";
@@ -130,10 +130,13 @@ class Registry implements AgentSkills {
   }
 
   resourcePath(name: string, rel: string): string {
+    if (typeof name !== "string") {
+      throw new SkillError("invalid_input", `skill name must be a string, received ${describeValue(name)}`);
+    }
     const entry = this.#snapshot.skills.get(name);
     if (entry === undefined) {
       throw new SkillError("not_found", `no skill named ${JSON.stringify(name)} is loaded`, {
-        skill: String(name),
+        skill: name,
       });
     }
     return confine(entry.info, entry.real, rel, this.config.followSymlinks);

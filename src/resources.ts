@@ -1,6 +1,6 @@
 // A skill's files: bounded enumeration, and the confinement of resource paths to the skill directory.
 import * as path from "node:path";
-import { errnoCode, SkillError } from "./errors.js";
+import { describeValue, errnoCode, SkillError } from "./errors.js";
 import { lstatSync, readdirSync, realpathSync, statSync } from "./fsx.js";
 import type { SkillInfo, SkillWarning } from "./types.js";
 import { warning } from "./warnings.js";
@@ -149,10 +149,14 @@ const WINDOWS_ABSOLUTE = /^(?:[A-Za-z]:|[\\/]{2})/;
  */
 export function confine(skill: SkillInfo, base: string, rel: unknown, follow: boolean): string {
   const fail = (code: "invalid_input" | "path_escape" | "not_found" | "not_a_file", why: string): never => {
-    throw new SkillError(code, `resource ${JSON.stringify(rel)} of skill "${skill.name}" ${why}`, {
-      path: typeof rel === "string" ? path.join(skill.dir, rel) : skill.dir,
-      skill: skill.name,
-    });
+    throw new SkillError(
+      code,
+      `resource ${describeValue(rel)} of skill ${JSON.stringify(skill.name)} ${why}`,
+      {
+        path: typeof rel === "string" ? path.join(skill.dir, rel) : skill.dir,
+        skill: skill.name,
+      },
+    );
   };
   if (typeof rel !== "string") return fail("invalid_input", `must be a string, received ${typeof rel}`);
   if (rel === "") return fail("invalid_input", "is empty");
