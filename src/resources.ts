@@ -7,6 +7,12 @@ import { warning } from "./warnings.js";
 
 /** Enumeration stops after this many files. */
 export const MAX_RESOURCES = 10_000;
+/**
+ * Enumeration stops after reading this many directories, the skill directory included: empty
+ * directories cost a readdir each and list nothing, so files alone do not bound the work. The corpus's
+ * largest skill has 23.
+ */
+export const MAX_DIRECTORIES = 1_000;
 /** Enumeration does not descend below this depth. */
 export const MAX_DEPTH = 32;
 
@@ -48,9 +54,21 @@ export function listResources(
     note("resource_skipped", `skill directory ${skill.dir} ${moved}; not listed`, skill.dir);
     return { files, warnings };
   }
-  const visited = new Set<string>([base]);
+  const visited = new Set<string>();
   const manifestName = path.basename(skill.path);
   let stopped = false;
+  let directories = 0;
+  /** Count one more directory reached (a link to one included); false, with the warning, past the limit. */
+  const reach = (): boolean => {
+    if (++directories <= MAX_DIRECTORIES) return true;
+    note(
+      "resource_limit",
+      `${skill.dir} has more than ${MAX_DIRECTORIES} directories; listing stopped there`,
+      skill.dir,
+    );
+    stopped = true;
+    return false;
+  };
   const walk = (dir: string, rel: string, depth: number): void => {
     let entries: ReturnType<typeof readdirSync>;
     try {
@@ -76,6 +94,7 @@ export function listResources(
         continue;
       }
       let type = entry.type;
+      let target = abs;
       if (type === "symlink") {
         if (!follow) continue;
         let real: string;
@@ -109,9 +128,8 @@ export function listResources(
           continue;
         }
         type = st.isDirectory() ? "dir" : st.isFile() ? "file" : "other";
-        // A link back to a directory already walked would list the same files again, or forever.
-        if (type === "dir" && visited.has(real)) continue;
-        if (type === "dir") visited.add(real);
+        // Below a linked directory, fs calls go through its real path, so every walked path is real.
+        if (type === "dir") target = real;
       }
       if (type === "file") {
         if (rel === "" && entry.name === manifestName) continue;
@@ -126,16 +144,31 @@ export function listResources(
         }
         files.push(relPath);
       } else if (type === "dir") {
+        if (!reach()) return;
         if (depth + 1 > MAX_DEPTH) {
           note("resource_limit", `${shown} is nested deeper than ${MAX_DEPTH} levels; not listed`, shown);
           continue;
         }
-        walk(abs, relPath, depth + 1);
+        // Linked directories wait until every directory reachable without links has been walked, so
+        // files are listed under their own path rather than a link's.
+        if (target !== abs) linked.push([target, relPath, depth + 1]);
+        else enter(target, relPath, depth + 1);
+        if (stopped) return;
       }
     }
   };
+  // Each real directory is walked once, however many links lead to it (a link back to an ancestor
+  // would otherwise list the same files again, or for ever).
+  const enter = (dir: string, rel: string, depth: number): void => {
+    if (visited.has(dir)) return;
+    visited.add(dir);
+    walk(dir, rel, depth);
+  };
+  const linked: [string, string, number][] = [];
   // Walked from the recorded base, not through skill.dir, which could be re-pointed mid-walk.
-  walk(base, "", 0);
+  reach();
+  enter(base, "", 0);
+  for (let i = 0; i < linked.length && !stopped; i++) enter(...(linked[i] as [string, string, number]));
   files.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   return { files, warnings };
 }
