@@ -2,7 +2,7 @@
 import * as os from "node:os";
 import * as path from "node:path";
 import { describeValue, StartupError } from "./errors.js";
-import { statSync } from "./fsx.js";
+import { fsCode, statSync } from "./fsx.js";
 import type { AgentSkillsOptions, SkillConfig, SkillRoot, SkillScope } from "./types.js";
 import { checkSink } from "./warnings.js";
 
@@ -95,9 +95,12 @@ export function resolveConfig(options: AgentSkillsOptions): SkillConfig {
     try {
       st = statSync(workspace);
     } catch (e) {
-      throw new StartupError(`option "workspace" ${JSON.stringify(workspace)} cannot be read: ${String(e)}`, {
-        cause: e,
-      });
+      throw new StartupError(
+        `option "workspace" ${JSON.stringify(workspace)} cannot be read (${fsCode(e)})`,
+        {
+          cause: e,
+        },
+      );
     }
     if (st === undefined)
       throw new StartupError(`option "workspace" ${JSON.stringify(workspace)} does not exist`);

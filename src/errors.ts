@@ -75,17 +75,9 @@ export class StartupError extends Error {
   }
 }
 
-/** The errno code of a Node fs error, or `undefined`. */
-export function errnoCode(e: unknown): string | undefined {
-  const code = (e as { code?: unknown } | null)?.code;
-  return typeof code === "string" ? code : undefined;
-}
-
-/** A short description of an error for a message: its errno code, else its message. */
+/** A short description of a caller's error for a message (fs errors are described by `fsCode`). */
 export function describeError(e: unknown): string {
-  const code = errnoCode(e);
-  if (code !== undefined) return code;
-  return e instanceof Error ? e.message : String(e);
+  return e instanceof Error ? e.message : describeValue(e);
 }
 
 /**

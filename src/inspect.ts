@@ -1,7 +1,17 @@
 // One skill directory → its candidate (manifest choice, read, parse), with the memo that lets the next scan skip what did not change.
 import * as path from "node:path";
-import { errnoCode } from "./errors.js";
-import { type FsTask, lstat, names, readdir, readManifest, realpath, type Stat, stat } from "./fsx.js";
+import {
+  type FsTask,
+  fsCode,
+  GONE,
+  lstat,
+  names,
+  readdir,
+  readManifest,
+  realpath,
+  type Stat,
+  stat,
+} from "./fsx.js";
 import type { RootMemo } from "./scan.js";
 import { type ManifestOutcome, parseManifest } from "./skill.js";
 import type { SkillConfig, SkillWarning } from "./types.js";
@@ -100,9 +110,6 @@ export const warn = (
   warning: warning(code, message, p, skill),
 });
 
-/** Errno codes that mean a path points to nothing usable (gone, or a symlink loop). */
-export const GONE = new Set(["ENOENT", "ENOTDIR", "ELOOP"]);
-
 const NONE: readonly SkillWarning[] = Object.freeze([]);
 const NO_MANIFEST: Listing = Object.freeze({ chosen: undefined, warnings: NONE });
 const JUST_SKILL_MD: Listing = Object.freeze({
@@ -158,7 +165,7 @@ export function* inspect(ctx: Context, name: string, dir: string): FsTask<ScanIt
     if (prev !== undefined) dirSig = trusted(ctx, yield* stat(dir));
   } catch (e) {
     // As when the listing fails: this scan cannot vouch for the directory.
-    const code = errnoCode(e) ?? String(e);
+    const code = fsCode(e);
     return warn("unreadable", `skill directory ${dir} cannot be read (${code}); skipped`, dir);
   }
   let listing: Listing;
@@ -167,7 +174,7 @@ export function* inspect(ctx: Context, name: string, dir: string): FsTask<ScanIt
     try {
       listing = yield* list(dir, ctx.config.followSymlinks);
     } catch (e) {
-      const code = errnoCode(e) ?? String(e);
+      const code = fsCode(e);
       return warn("unreadable", `skill directory ${dir} cannot be read (${code}); skipped`, dir);
     }
   }
@@ -204,12 +211,14 @@ export function* inspect(ctx: Context, name: string, dir: string): FsTask<ScanIt
       }
     }
   } catch (e) {
-    const code = errnoCode(e) ?? String(e);
+    const code = fsCode(e);
     if (GONE.has(code)) {
       let symlink = chosen.symlink;
       try {
         symlink ??= (yield* lstat(file)) === "symlink";
-      } catch {
+      } catch (e2) {
+        // Gone between the two calls: the manifest itself vanished, whatever it was.
+        fsCode(e2);
         symlink = false;
       }
       return symlink

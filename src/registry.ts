@@ -1,6 +1,9 @@
 // The AgentSkills instance: an immutable snapshot of the last good scan, and the three tiers served from it.
+
+import { dropLosers, refill } from "./bodies.js";
 import { resolveConfig } from "./config.js";
 import { describeValue, SkillError } from "./errors.js";
+import { runAsync, runSync } from "./fsx.js";
 import { bodyText } from "./manifest.js";
 import { type Entry, type Merged, merge, mergeSteps } from "./merge.js";
 import { confine, listResources } from "./resources.js";
@@ -150,11 +153,9 @@ class Registry implements AgentSkills {
     this.#refuseReentry("refresh");
     const generation = ++this.#generation;
     const scan = scanSync(this.config, this.#snapshot.cache);
-    return this.#install(
-      scan,
-      generation,
-      this.#unchanged(scan) ? undefined : merge(this.config, scan.roots),
-    );
+    const merged = this.#unchanged(scan) ? undefined : merge(this.config, scan.roots);
+    if (merged !== undefined) runSync(refill(this.config, merged.skills));
+    return this.#install(scan, generation, merged);
   }
 
   refreshAsync(): Promise<RefreshResult> {
@@ -162,11 +163,9 @@ class Registry implements AgentSkills {
     const run = this.#asyncQueue.then(async () => {
       const generation = ++this.#generation;
       const scan = await scanAsync(this.config, this.#snapshot.cache);
-      return this.#install(
-        scan,
-        generation,
-        this.#unchanged(scan) ? undefined : await mergeInTurns(this.config, scan),
-      );
+      const merged = this.#unchanged(scan) ? undefined : await mergeInTurns(this.config, scan);
+      if (merged !== undefined) await runAsync(refill(this.config, merged.skills));
+      return this.#install(scan, generation, merged);
     });
     this.#asyncQueue = run.catch(() => undefined);
     return run;
@@ -199,6 +198,7 @@ class Registry implements AgentSkills {
       cache: scan.cache,
       generation,
     };
+    dropLosers(scan.roots, merged.skills);
     this.#emit(merged.warnings);
     // From an empty catalog every name is new, and already sorted.
     if (before.skills.size === 0) return Object.freeze({ ...NOTHING, added: Object.freeze(names) });

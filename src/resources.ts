@@ -1,7 +1,7 @@
 // A skill's files: bounded enumeration, and the confinement of resource paths to the skill directory.
 import * as path from "node:path";
-import { describeValue, errnoCode, SkillError } from "./errors.js";
-import { lstatSync, readdirSync, realpathSync, statSync } from "./fsx.js";
+import { describeValue, SkillError } from "./errors.js";
+import { fsCode, lstatSync, readdirSync, realpathSync, statSync } from "./fsx.js";
 import type { SkillInfo, SkillWarning } from "./types.js";
 import { warning } from "./warnings.js";
 
@@ -30,7 +30,7 @@ function relocated(skill: SkillInfo, base: string): string | undefined {
   try {
     now = realpathSync(skill.dir);
   } catch (e) {
-    return `cannot be resolved (${errnoCode(e) ?? String(e)})`;
+    return `cannot be resolved (${fsCode(e)})`;
   }
   return now === base ? undefined : `has changed since discovery: it now resolves to ${now}, not ${base}`;
 }
@@ -75,7 +75,7 @@ export function listResources(
       entries = readdirSync(dir);
     } catch (e) {
       // Named as the fs call saw it: through the recorded base, the real path.
-      note("resource_skipped", `${dir} cannot be read (${errnoCode(e) ?? String(e)})`, dir);
+      note("resource_skipped", `${dir} cannot be read (${fsCode(e)})`, dir);
       return;
     }
     for (const entry of entries) {
@@ -103,7 +103,7 @@ export function listResources(
         } catch (e) {
           note(
             "resource_skipped",
-            `symlink ${shown} points to nothing usable (${errnoCode(e) ?? String(e)}); not listed`,
+            `symlink ${shown} points to nothing usable (${fsCode(e)}); not listed`,
             shown,
           );
           continue;
@@ -121,7 +121,7 @@ export function listResources(
         try {
           st = statSync(real);
         } catch (e) {
-          why = `cannot be read (${errnoCode(e) ?? String(e)})`;
+          why = `cannot be read (${fsCode(e)})`;
         }
         if (st === undefined) {
           note("resource_skipped", `symlink ${shown}: its target ${real} ${why}; not listed`, shown);
@@ -213,7 +213,7 @@ export function confine(skill: SkillInfo, base: string, rel: unknown, follow: bo
       const result = fn(p);
       if (result !== undefined) return result;
     } catch (e) {
-      code = errnoCode(e) ?? String(e);
+      code = fsCode(e);
     }
     if (code === undefined) return fail("not_found", `does not exist: ${p}`);
     const missing = code === "ENOENT" || code === "ENOTDIR";

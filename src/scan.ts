@@ -1,12 +1,10 @@
 // Roots → candidate skill directories → manifest outcomes, written once as fs tasks with a sync and an async driver.
 import * as path from "node:path";
-import { errnoCode } from "./errors.js";
-import { type Entry, type FsTask, readdir, runAsync, runSync, stat } from "./fsx.js";
+import { type Entry, type FsTask, fsCode, GONE, readdir, runAsync, runSync, stat } from "./fsx.js";
 import {
   type Context,
   child,
   context,
-  GONE,
   inspect,
   NO_CACHE,
   type ScanCache,
@@ -48,12 +46,12 @@ function* listRoot(ctx: Context, root: SkillRoot): FsTask<readonly Slot[]> {
   const follow = ctx.config.followSymlinks;
   const prev = ctx.previous.roots.get(root.path);
   let sig = "";
-  let unsure: unknown;
+  let unsure: string | undefined;
   try {
     if (prev !== undefined) sig = trusted(ctx, yield* stat(root.path));
   } catch (e) {
     // Listed again below; if that fails too, the listing's error is the one reported.
-    unsure = e;
+    unsure = fsCode(e);
   }
   const same = prev !== undefined && sig !== "" && sig === prev.sig;
   if (same && !prev.links) {
@@ -81,7 +79,7 @@ function* listRoot(ctx: Context, root: SkillRoot): FsTask<readonly Slot[]> {
         const target = yield* stat(dir);
         if (target.type === "dir") slots.push({ kind: "dir", name: entry.name, dir });
       } catch (e) {
-        const code = errnoCode(e) ?? String(e);
+        const code = fsCode(e);
         slots.push(
           GONE.has(code)
             ? warn("dangling_symlink", `symlink ${dir} points to nothing usable (${code}); skipped`, dir)
@@ -92,25 +90,25 @@ function* listRoot(ctx: Context, root: SkillRoot): FsTask<readonly Slot[]> {
   }
   ctx.next.roots.set(root.path, { sig, entries, slots, links });
   if (unsure === undefined) return slots;
-  const code = errnoCode(unsure) ?? String(unsure);
-  const message = `root ${root.path} cannot be checked for changes (${code}); listed again`;
+  const message = `root ${root.path} cannot be checked for changes (${unsure}); listed again`;
   return [warn("unreadable", message, root.path), ...slots];
 }
 
 /** What a root that cannot be listed gives: nothing when it does not exist, else a warning. */
 function* unlisted(root: SkillRoot, e: unknown): FsTask<readonly Slot[]> {
-  const code = errnoCode(e);
+  const code = fsCode(e);
   if (code === "ENOENT") return [];
   if (code === "ENOTDIR") {
     // ENOTDIR also comes when a parent of the root is a file: then the root simply does not exist.
     try {
       yield* stat(root.path);
-    } catch {
+    } catch (e2) {
+      fsCode(e2);
       return [];
     }
     return [warn("root_not_directory", `root ${root.path} is not a directory`, root.path)];
   }
-  return [warn("root_unreadable", `root ${root.path} cannot be read (${code ?? String(e)})`, root.path)];
+  return [warn("root_unreadable", `root ${root.path} cannot be read (${code})`, root.path)];
 }
 
 /** Scan every root synchronously. `previous` holds what to reuse for unchanged roots, directories and files. */
