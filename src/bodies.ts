@@ -1,7 +1,7 @@
 // Which manifest bodies a snapshot keeps: the winners' only. A losing candidate's body is dropped, and
 // read again should a later scan make it the winner.
 import { type FsTask, fsCode, readManifest } from "./fsx.js";
-import type { Entry } from "./merge.js";
+import type { CatalogEntry } from "./merge.js";
 import type { ScanItem } from "./scan.js";
 import { parseManifest } from "./skill.js";
 import type { SkillConfig } from "./types.js";
@@ -16,7 +16,7 @@ export const DROPPED: Uint8Array = new Uint8Array(0);
  */
 export function dropLosers(
   roots: readonly (readonly ScanItem[])[],
-  skills: ReadonlyMap<string, Entry>,
+  skills: ReadonlyMap<string, CatalogEntry>,
 ): void {
   const kept = new Set<Uint8Array>();
   for (const entry of skills.values()) kept.add(entry.body);
@@ -33,7 +33,7 @@ export function dropLosers(
  * Read again the bodies of winners whose body was dropped while they lost. A file that cannot be read
  * or parsed any more serves an empty body until the next scan, which will see it changed.
  */
-export function* refill(config: SkillConfig, skills: ReadonlyMap<string, Entry>): FsTask<void> {
+export function* refill(config: SkillConfig, skills: ReadonlyMap<string, CatalogEntry>): FsTask<void> {
   for (const [name, entry] of skills) {
     if (entry.body !== DROPPED) continue;
     let body: Uint8Array = DROPPED;
@@ -45,6 +45,6 @@ export function* refill(config: SkillConfig, skills: ReadonlyMap<string, Entry>)
       // Gone since the scan that chose it: the next scan reports it.
       fsCode(e);
     }
-    (skills as Map<string, Entry>).set(name, { ...entry, body });
+    (skills as Map<string, CatalogEntry>).set(name, { ...entry, body });
   }
 }

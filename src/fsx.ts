@@ -2,14 +2,14 @@
 import * as fs from "node:fs";
 import { promisify } from "node:util";
 
-/** The largest manifest read, in bytes. */
+/** The largest manifest read, in bytes (1 MiB). */
 export const MAX_MANIFEST_BYTES = 1024 * 1024;
 
 /** What a directory entry is, as reported by readdir (a symlink is not resolved). */
 export type EntryType = "file" | "dir" | "symlink" | "other";
 
 /** A directory entry. */
-export interface Entry {
+export interface DirEntry {
   readonly name: string;
   readonly type: EntryType;
 }
@@ -44,7 +44,7 @@ export type FsOp =
 
 /** What each op gives back. */
 export interface FsResult {
-  readdir: Entry[];
+  readdir: DirEntry[];
   names: string[];
   lstat: EntryType;
   stat: Stat;
@@ -93,6 +93,7 @@ export function fsCode(e: unknown): string {
 
 const O_NONBLOCK = fs.constants.O_NONBLOCK ?? 0;
 const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
+const O_NOCTTY = fs.constants.O_NOCTTY ?? 0;
 
 function entryType(d: fs.Dirent): EntryType {
   if (d.isDirectory()) return "dir";
@@ -101,7 +102,7 @@ function entryType(d: fs.Dirent): EntryType {
   return "other";
 }
 
-function toEntries(dirents: fs.Dirent[]): Entry[] {
+function toEntries(dirents: fs.Dirent[]): DirEntry[] {
   const entries = dirents.map((d) => ({ name: d.name, type: entryType(d) }));
   // Code-unit order, independent of locale and of the order the OS returns.
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -131,7 +132,8 @@ function kindOf(st: fs.Stats): string {
 
 function manifestFlags(noFollow: boolean): number {
   // O_NONBLOCK: opening a FIFO must not wait for a writer; the fstat below then refuses it.
-  return fs.constants.O_RDONLY | O_NONBLOCK | (noFollow ? O_NOFOLLOW : 0);
+  // O_NOCTTY: a manifest that is (or links to) a terminal device must not become our controlling terminal.
+  return fs.constants.O_RDONLY | O_NONBLOCK | O_NOCTTY | (noFollow ? O_NOFOLLOW : 0);
 }
 
 function checkManifest(st: fs.Stats): ManifestRead | undefined {
@@ -183,7 +185,7 @@ function finishRead(buf: Buffer, stat: Stat): ManifestRead {
 }
 
 /** Carry out one op synchronously. */
-export function runOpSync(op: FsOp): FsResult[keyof FsResult] {
+function runOpSync(op: FsOp): FsResult[keyof FsResult] {
   fault(op.op === "names" ? "readdir" : op.op, op.path);
   switch (op.op) {
     case "readdir":
@@ -295,8 +297,8 @@ export async function runAsync<T>(task: FsTask<T>): Promise<T> {
 }
 
 /** Typed helpers for tasks: `const entries = yield* readdir(path)`. */
-export function* readdir(path: string): Generator<FsOp, Entry[], FsResult[keyof FsResult]> {
-  return (yield { op: "readdir", path }) as Entry[];
+export function* readdir(path: string): Generator<FsOp, DirEntry[], FsResult[keyof FsResult]> {
+  return (yield { op: "readdir", path }) as DirEntry[];
 }
 
 /** `yield* names(path)`: the entry names of a directory, unsorted, without their types (cheaper than readdir). */
@@ -360,7 +362,7 @@ export function realpathSync(path: string): string {
 }
 
 /** Sorted entries of a directory, through the fault seam. */
-export function readdirSync(path: string): Entry[] {
+export function readdirSync(path: string): DirEntry[] {
   fault("readdir", path);
   return toEntries(fs.readdirSync(path, { withFileTypes: true }));
 }

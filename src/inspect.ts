@@ -5,91 +5,24 @@ import {
   fsCode,
   GONE,
   lstat,
+  MAX_MANIFEST_BYTES,
   names,
   readdir,
   readManifest,
   realpath,
-  type Stat,
   stat,
 } from "./fsx.js";
-import type { RootMemo } from "./scan.js";
+import {
+  type Candidate,
+  type Context,
+  type DirMemo,
+  type Listing,
+  type ScanItem,
+  trusted,
+} from "./scancache.js";
 import { type ManifestOutcome, parseManifest } from "./skill.js";
-import type { SkillConfig, SkillWarning } from "./types.js";
+import type { SkillWarning } from "./types.js";
 import { warning } from "./warnings.js";
-
-/** A directory that holds a manifest, with what the manifest amounted to. */
-export interface Candidate {
-  readonly kind: "candidate";
-  /** The directory's name under the root. */
-  readonly dirName: string;
-  readonly dir: string;
-  readonly path: string;
-  /** File signature of the manifest read; "" when it could not be read. */
-  readonly sig: string;
-  /**
-   * The directory's real path when the manifest was read (valid candidates only, else ""): the base
-   * that confines its resources, so that re-pointing the directory later cannot move it.
-   */
-  readonly real: string;
-  readonly outcome: ManifestOutcome;
-  /** Warnings about this candidate that do not decide its fate (several manifests, repair, name mismatch). */
-  readonly warnings: readonly SkillWarning[];
-}
-
-/** One root's findings in sorted directory order: candidates, and warnings where they arose. */
-export type ScanItem = Candidate | { readonly kind: "warning"; readonly warning: SkillWarning };
-
-/** The entry of a skill directory taken as its manifest, and the warning when there were several. */
-interface Listing {
-  /** `symlink` is unknown (undefined) when the listing was taken without entry types. */
-  readonly chosen: { readonly name: string; readonly symlink: boolean | undefined } | undefined;
-  readonly warnings: readonly SkillWarning[];
-}
-
-/** What a skill directory gave at a scan, reused by the next while its signatures are unchanged. */
-interface DirMemo {
-  /** The directory's signature when its listing was taken; "" when it changed too recently to vouch for. */
-  readonly dirSig: string;
-  readonly listing: Listing;
-  /** The manifest's signature when `item` came from reading it; "" when it must be read again. */
-  readonly fileSig: string;
-  readonly item: Candidate | undefined;
-}
-
-/** What the last scan learned, handed to the next: the memory that makes `refresh` cheap. */
-export interface ScanCache {
-  /** By skill directory path. */
-  readonly dirs: ReadonlyMap<string, DirMemo>;
-  /** By root path. */
-  readonly roots: ReadonlyMap<string, RootMemo>;
-}
-
-/** A cache that knows nothing: the first scan's. */
-export const NO_CACHE: ScanCache = { dirs: new Map(), roots: new Map() };
-
-/** One scan's state: the config, the cache it reads and the one it fills. */
-export interface Context {
-  readonly config: SkillConfig;
-  readonly previous: ScanCache;
-  readonly next: { readonly dirs: Map<string, DirMemo>; readonly roots: Map<string, RootMemo> };
-  /** Signatures of changes after these instants (ms) are not trusted: [fine-grained, whole-second] timestamps. */
-  readonly after: readonly [number, number];
-}
-
-/** The state of a scan that starts now. */
-export function context(config: SkillConfig, previous: ScanCache): Context {
-  const now = Date.now();
-  return { config, previous, next: { dirs: new Map(), roots: new Map() }, after: [now - 100, now - 2000] };
-}
-
-/**
- * A change within the file system's timestamp granularity of a read may leave the signature as it
- * was (the "racy" case), so a signature that recent is not trusted: the next scan reads again.
- * Timestamps in whole seconds mean a coarse file system (FAT, HFS+, some network mounts).
- */
-export function trusted(ctx: Context, st: Stat): string {
-  return st.changed > ctx.after[st.changed % 1000 === 0 ? 1 : 0] ? "" : st.sig;
-}
 
 /**
  * `name` under `dir`; names from readdir hold no separator, so no normalisation is needed. join makes
@@ -98,6 +31,9 @@ export function trusted(ctx: Context, st: Stat): string {
 export function child(dir: string, name: string): string {
   return dir.endsWith(path.sep) ? dir + name : [dir, name].join(path.sep);
 }
+
+/** The manifest size limit as messages say it, from the constant itself. */
+const LIMIT = `${MAX_MANIFEST_BYTES / (1024 * 1024)} MiB`;
 
 /** A scan item that is only a warning. */
 export const warn = (
@@ -202,7 +138,7 @@ export function* inspect(ctx: Context, name: string, dir: string): FsTask<ScanIt
       if (read.kind === "not_regular")
         outcome = { ok: false, problem: "file", message: `is ${read.what}, not a regular file` };
       else if (read.kind === "too_large")
-        outcome = { ok: false, problem: "file", message: `is ${read.size} bytes, over the 1 MiB limit` };
+        outcome = { ok: false, problem: "file", message: `is ${read.size} bytes, over the ${LIMIT} limit` };
       else {
         sig = read.stat.sig;
         fileSig = trusted(ctx, read.stat);

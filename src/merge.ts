@@ -6,7 +6,7 @@ import type { CandidateVerdict, SkillCandidate, SkillConfig, SkillInfo, SkillWar
 import { warning } from "./warnings.js";
 
 /** A catalog entry with what only the registry needs. */
-export interface Entry {
+export interface CatalogEntry {
   readonly info: SkillInfo;
   /** Undecoded; see bodyText. */
   readonly body: Uint8Array;
@@ -19,7 +19,7 @@ export interface Entry {
 /** The merged catalog. */
 export interface Merged {
   /** Winners by name. */
-  readonly skills: ReadonlyMap<string, Entry>;
+  readonly skills: ReadonlyMap<string, CatalogEntry>;
   /** Every candidate by offered name, in precedence order (lowest first). */
   readonly candidates: ReadonlyMap<string, readonly SkillCandidate[]>;
   /** All warnings, in scan order. */
@@ -34,7 +34,7 @@ interface Offer {
   reason: string;
 }
 
-function buildEntry(config: SkillConfig, rootIndex: number, c: Candidate): Entry {
+function buildEntry(config: SkillConfig, rootIndex: number, c: Candidate): CatalogEntry {
   if (!c.outcome.ok) throw new Error("unreachable: only valid candidates become entries");
   const root = config.roots[rootIndex] as SkillConfig["roots"][number];
   const { fields, body } = c.outcome;
@@ -135,7 +135,7 @@ export function* mergeSteps(
     for (const [name, o] of firstInRoot) winners.set(name, o);
   }
 
-  const skills = new Map<string, Entry>();
+  const skills = new Map<string, CatalogEntry>();
   for (const [name, w] of winners) {
     if (++done % STEP_ITEMS === 0) yield;
     skills.set(name, buildEntry(config, w.rootIndex, w.candidate));

@@ -5,7 +5,7 @@ import { resolveConfig } from "./config.js";
 import { describeValue, SkillError } from "./errors.js";
 import { runAsync, runSync } from "./fsx.js";
 import { bodyText } from "./manifest.js";
-import { type Entry, type Merged, merge, mergeSteps } from "./merge.js";
+import { type CatalogEntry, type Merged, merge, mergeSteps } from "./merge.js";
 import { confine, listResources } from "./resources.js";
 import { NO_CACHE, type Scan, type ScanCache, type ScanItem, scanAsync, scanSync } from "./scan.js";
 import type {
@@ -47,7 +47,10 @@ const NOTHING: RefreshResult = Object.freeze({
 });
 
 /** What changed between two catalogs, as sorted names (`sort()` without a comparator orders by UTF-16 code units). */
-function diff(before: ReadonlyMap<string, Entry>, after: ReadonlyMap<string, Entry>): RefreshResult {
+function diff(
+  before: ReadonlyMap<string, CatalogEntry>,
+  after: ReadonlyMap<string, CatalogEntry>,
+): RefreshResult {
   const added: string[] = [];
   const removed: string[] = [];
   const changed: string[] = [];
@@ -189,7 +192,7 @@ class Registry implements AgentSkills {
       return NOTHING;
     }
     const names = [...merged.skills.keys()].sort();
-    const list = Object.freeze(names.map((name) => (merged.skills.get(name) as Entry).info));
+    const list = Object.freeze(names.map((name) => (merged.skills.get(name) as CatalogEntry).info));
     this.#snapshot = {
       ...merged,
       warnings: Object.freeze(merged.warnings),

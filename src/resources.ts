@@ -6,7 +6,7 @@ import type { SkillInfo, SkillWarning } from "./types.js";
 import { warning } from "./warnings.js";
 
 /** Enumeration stops after this many files. */
-export const MAX_RESOURCES = 10_000;
+const MAX_RESOURCES = 10_000;
 /**
  * Enumeration stops after reading this many directories, the skill directory included: empty
  * directories cost a readdir each and list nothing, so files alone do not bound the work. The corpus's

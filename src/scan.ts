@@ -1,33 +1,19 @@
 // Roots → candidate skill directories → manifest outcomes, written once as fs tasks with a sync and an async driver.
 import * as path from "node:path";
-import { type Entry, type FsTask, fsCode, GONE, readdir, runAsync, runSync, stat } from "./fsx.js";
+import { type DirEntry, type FsTask, fsCode, GONE, readdir, runAsync, runSync, stat } from "./fsx.js";
+import { child, inspect, warn } from "./inspect.js";
 import {
   type Context,
-  child,
   context,
-  inspect,
   NO_CACHE,
   type ScanCache,
   type ScanItem,
+  type Slot,
   trusted,
-  warn,
-} from "./inspect.js";
+} from "./scancache.js";
 import type { SkillConfig, SkillRoot } from "./types.js";
 
-export { type Candidate, NO_CACHE, type ScanCache, type ScanItem } from "./inspect.js";
-
-/** What a root's listing gave at a scan, reused by the next while the root's signature is unchanged. */
-export interface RootMemo {
-  /** The root's signature when it was listed; "" when it changed too recently to vouch for. */
-  readonly sig: string;
-  readonly entries: readonly Entry[];
-  /** What the entries gave, reusable as they are when no entry is a symlink (whose target may change). */
-  readonly slots: readonly Slot[];
-  readonly links: boolean;
-}
-
-/** A skill directory to inspect, or a finding about a root entry. */
-export type Slot = { readonly kind: "dir"; readonly name: string; readonly dir: string } | ScanItem;
+export { type Candidate, NO_CACHE, type ScanCache, type ScanItem } from "./scancache.js";
 
 /** The result of scanning every root. */
 export interface Scan {
@@ -58,7 +44,7 @@ function* listRoot(ctx: Context, root: SkillRoot): FsTask<readonly Slot[]> {
     ctx.next.roots.set(root.path, prev);
     return prev.slots;
   }
-  let entries: readonly Entry[];
+  let entries: readonly DirEntry[];
   if (same) entries = prev.entries;
   else {
     try {

@@ -1,5 +1,8 @@
 // Public types of the package: options, resolved config, catalog entries, warnings and results.
 
+/** The text shapes `renderCatalog` can produce. */
+export type CatalogFormat = "xml" | "markdown" | "json";
+
 /** Where a root sits: a user-wide store or a workspace. A provenance label only; it never affects precedence. */
 export type SkillScope = "user" | "workspace";
 
