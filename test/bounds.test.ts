@@ -77,18 +77,18 @@ describe("finding 6: aliases cannot multiply the metadata", () => {
     expect(cycle.ok).toBe(false);
   });
 
-  test("a hundred manifests at the limits give a catalog JSON bounded by their size", () => {
+  test("thirty manifests at the limits give a catalog JSON bounded by their size", () => {
     const tree: Record<string, string> = {};
     const refs = Array.from({ length: 12 }, (_, i) => `r${i}: *b`).join("\n");
-    for (let i = 0; i < 100; i++)
+    for (let i = 0; i < 30; i++)
       tree[`s${i}/SKILL.md`] = manifest(`name: s${i}\ndescription: d\nb: &b ${"y".repeat(6_000)}\n${refs}`);
     const root = writeTree(tree);
     const s = createAgentSkills({ roots: [{ path: root }], onWarning: () => {} });
-    expect(s.listSkills()).toHaveLength(100);
+    expect(s.listSkills()).toHaveLength(30);
     const json = JSON.stringify(s.listSkills());
-    // 100 manifests of ~6 KiB each, aliases allowed to repeat the text at most twice over.
-    expect(json.length).toBeLessThan(100 * MAX_EXPANDED_WEIGHT);
-    expect(json.length).toBeGreaterThan(100 * 13 * 6_000);
+    // 30 manifests of ~6 KiB each, aliases allowed to repeat the text at most twice over.
+    expect(json.length).toBeLessThan(30 * MAX_EXPANDED_WEIGHT);
+    expect(json.length).toBeGreaterThan(30 * 13 * 6_000);
   });
 });
 
