@@ -11,6 +11,7 @@ import {
   readManifest,
   realpath,
   stat,
+  turn,
 } from "./fsx.js";
 import {
   type Candidate,
@@ -142,6 +143,7 @@ export function* inspect(ctx: Context, name: string, dir: string): FsTask<ScanIt
       else {
         sig = read.stat.sig;
         fileSig = trusted(ctx, read.stat);
+        yield* turn();
         outcome = parseManifest(read.bytes, !ctx.config.strict);
         if (outcome.ok) real = yield* realpath(dir);
       }

@@ -1,7 +1,13 @@
 // Issue 10, findings 1, 6 and 10: bounded work per manifest (aliases, full-parser length), bounded
 // alias expansion, and metadata that is JSON data whatever the YAML tags say.
 import { describe, expect, test } from "vitest";
-import { MAX_ALIASES, MAX_EXPANDED_WEIGHT, MAX_YAML_LENGTH, parseFrontmatter } from "../src/frontmatter.js";
+import {
+  MAX_ALIASES,
+  MAX_EXPANDED_WEIGHT,
+  MAX_FRONTMATTER_LENGTH,
+  MAX_YAML_LENGTH,
+  parseFrontmatter,
+} from "../src/frontmatter.js";
 import { createAgentSkills, validateSkills } from "../src/index.js";
 import { manifest, skill, writeTree } from "./helpers/fixture.js";
 
@@ -51,8 +57,9 @@ describe("finding 1: aliases are counted before yaml composes the text", () => {
     });
     expect(parseFrontmatter(text.slice(0, -1), true).ok).toBe(true);
     // Simple frontmatter up to the overall limit still loads, through the fast path.
-    const simple = `name: x\ndescription: d\n${Array.from({ length: 3000 }, (_, i) => `k${i}: v`).join("\n")}`;
+    const simple = `name: x\ndescription: d\n${Array.from({ length: 1500 }, (_, i) => `k${i}: v`).join("\n")}`;
     expect(simple.length).toBeGreaterThan(MAX_YAML_LENGTH);
+    expect(simple.length).toBeLessThan(MAX_FRONTMATTER_LENGTH);
     expect(parseFrontmatter(simple, true).ok).toBe(true);
   });
 });

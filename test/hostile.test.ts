@@ -128,10 +128,10 @@ describe("hostile YAML", () => {
     expect(strictCode(tree)).toBe("invalid_skill");
   });
 
-  test("frontmatter over 64 KiB is invalid_skill", () => {
+  test("frontmatter over 16 KiB is invalid_skill", () => {
     const tree = { "x/SKILL.md": manifest(`name: x\ndescription: ${"d".repeat(70_000)}`) };
     expect(lenient(tree).messages).toEqual([
-      "invalid_skill: <root>/x/SKILL.md: frontmatter is 70022 characters long, over the limit of 65536; skipped",
+      "invalid_skill: <root>/x/SKILL.md: frontmatter is 70022 characters long, over the limit of 16384; skipped",
     ]);
   });
 
