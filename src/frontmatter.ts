@@ -23,7 +23,7 @@ export const MAX_FRONTMATTER_LENGTH = 16 * 1024;
  * input, so this keeps one manifest's parse to a few milliseconds (the README's budget: 50 ms a
  * manifest, 20 ms of event loop). The longest frontmatter of the 2,360 corpus skills is 1.4 KiB.
  */
-export const MAX_YAML_LENGTH = 8 * 1024;
+export const MAX_YAML_LENGTH = 4 * 1024;
 
 /**
  * More YAML aliases than this in one frontmatter are refused before `yaml` composes it. No real
@@ -35,10 +35,10 @@ export const MAX_ALIASES = 32;
 
 /**
  * The most a frontmatter may weigh once its aliases are expanded: one per node plus the length of
- * each string. Sixteen times the full parser's text limit: aliases can repeat a little but never
+ * each string. Four times the full parser's text limit: aliases can repeat a little but never
  * multiply the metadata (a DAG of aliases otherwise expands ~100× into every catalog and JSON output).
  */
-export const MAX_EXPANDED_WEIGHT = 128 * 1024;
+export const MAX_EXPANDED_WEIGHT = 16 * 1024;
 
 /** How many alias tokens the text holds; `yaml`'s lexer tells an alias from a `*` inside a scalar. */
 function aliasCount(text: string): number {

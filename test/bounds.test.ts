@@ -28,7 +28,8 @@ describe("finding 1: aliases are counted before yaml composes the text", () => {
   };
 
   test("an alias-heavy frontmatter is invalid_skill naming the count and the limit", () => {
-    const text = bomb(7_000);
+    const text = bomb(3_800);
+    expect(text.length).toBeLessThan(4096);
     const aliases = (text.match(/\*a/g) ?? []).length + 1;
     expect(scan(text).messages).toEqual([
       `invalid_skill: <root>/x/SKILL.md: frontmatter uses ${aliases} YAML aliases, over the limit of ${MAX_ALIASES}; skipped`,
@@ -66,7 +67,7 @@ describe("finding 1: aliases are counted before yaml composes the text", () => {
 
 describe("finding 6: aliases cannot multiply the metadata", () => {
   test("an alias expansion past the weight limit is invalid_skill; the catalog JSON stays small", () => {
-    const big = "x".repeat(5_000);
+    const big = "x".repeat(3_000);
     const refs = Array.from({ length: 30 }, (_, i) => `r${i}: *b`).join("\n");
     const { messages } = scan(`name: x\ndescription: d\nb: &b ${big}\n${refs}`);
     expect(messages).toEqual([
@@ -88,14 +89,14 @@ describe("finding 6: aliases cannot multiply the metadata", () => {
     const tree: Record<string, string> = {};
     const refs = Array.from({ length: 12 }, (_, i) => `r${i}: *b`).join("\n");
     for (let i = 0; i < 30; i++)
-      tree[`s${i}/SKILL.md`] = manifest(`name: s${i}\ndescription: d\nb: &b ${"y".repeat(6_000)}\n${refs}`);
+      tree[`s${i}/SKILL.md`] = manifest(`name: s${i}\ndescription: d\nb: &b ${"y".repeat(1_000)}\n${refs}`);
     const root = writeTree(tree);
     const s = createAgentSkills({ roots: [{ path: root }], onWarning: () => {} });
     expect(s.listSkills()).toHaveLength(30);
     const json = JSON.stringify(s.listSkills());
-    // 30 manifests of ~6 KiB each, aliases allowed to repeat the text at most twice over.
+    // 30 manifests of ~1 KiB each, aliases allowed to repeat the text a few times at most.
     expect(json.length).toBeLessThan(30 * MAX_EXPANDED_WEIGHT);
-    expect(json.length).toBeGreaterThan(30 * 13 * 6_000);
+    expect(json.length).toBeGreaterThan(30 * 13 * 1_000);
   });
 });
 
