@@ -7,7 +7,7 @@ import { parseManifest } from "./skill.js";
 import type { SkillConfig } from "./types.js";
 
 /** The body of a candidate that served no name when it was last merged: not kept. */
-export const DROPPED: Uint8Array = new Uint8Array(0);
+const DROPPED: Uint8Array = new Uint8Array(0);
 
 /**
  * Drop the bodies of valid candidates that serve no name (in-root duplicates, skills overridden by a

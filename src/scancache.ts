@@ -79,7 +79,7 @@ export function trusted(ctx: Context, st: Stat): string {
 }
 
 /** What a root's listing gave at a scan, reused by the next while the root's signature is unchanged. */
-export interface RootMemo {
+interface RootMemo {
   /** The root's signature when it was listed; "" when it changed too recently to vouch for. */
   readonly sig: string;
   readonly entries: readonly DirEntry[];
