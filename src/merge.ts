@@ -1,5 +1,5 @@
 // Per-root findings → one catalog: in-root dedupe, last-root-wins override, and every candidate's verdict.
-import { SkillError } from "./errors.js";
+import { printable, SkillError } from "./errors.js";
 import type { Candidate, ScanItem } from "./scan.js";
 import { located } from "./skill.js";
 import type { CandidateVerdict, SkillCandidate, SkillConfig, SkillInfo, SkillWarning } from "./types.js";
@@ -228,6 +228,7 @@ function verdictOf(config: SkillConfig, o: Offer, winner: Offer | undefined): Sk
     dir: o.candidate.dir,
     path: o.candidate.path,
     verdict,
-    reason,
+    // A one-line message like a warning's: paths in it are escaped for printing (the fields stay exact).
+    reason: printable(reason),
   });
 }

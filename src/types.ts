@@ -163,7 +163,7 @@ export interface SkillCandidate {
   readonly path: string;
   /** The verdict. */
   readonly verdict: CandidateVerdict;
-  /** One sentence on the verdict, naming the winner or the error. */
+  /** One sentence on the verdict, naming the winner or the error; control characters escaped visibly. */
   readonly reason: string;
 }
 
