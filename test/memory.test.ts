@@ -14,6 +14,9 @@ import { manifest, skill, writeTree } from "./helpers/fixture.js";
 
 afterEach(() => setFaultHook(null));
 
+/** Past the 100 ms in which a scan does not trust a fresh signature, so the next scan reuses what it read. */
+const settled = () => new Promise((resolve) => setTimeout(resolve, 150));
+
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as () => void;
 
@@ -93,3 +96,23 @@ test.each([false, true])(
     ]);
   },
 );
+
+test("a dropped body that cannot be read again serves an empty body until the next scan", async () => {
+  const base = writeTree({
+    "r1/a/SKILL.md": manifest("name: a\ndescription: d", "user body"),
+    "r2/a/SKILL.md": manifest("name: a\ndescription: d", "workspace body"),
+  });
+  await settled();
+  const skills = createAgentSkills({
+    roots: [{ path: path.join(base, "r1") }, { path: path.join(base, "r2") }],
+    onWarning: () => {},
+  });
+  fs.rmSync(path.join(base, "r2", "a"), { recursive: true });
+  const file = path.join(base, "r1", "a", "SKILL.md");
+  setFaultHook((op, p) => {
+    if (op === "readManifest" && p === file) throw Object.assign(new Error("EIO: injected"), { code: "EIO" });
+  });
+  expect(skills.refresh().changed).toEqual(["a"]);
+  setFaultHook(null);
+  expect(skills.loadSkill("a")?.body).toBe("");
+});
