@@ -91,9 +91,15 @@ function* list(dir: string, follow: boolean): FsTask<Listing> {
 
 /**
  * One skill directory (`name` under its root): its manifest chosen, read and parsed, reusing what the
- * previous scan learned while the signatures hold. `undefined` when it holds no manifest.
+ * previous scan learned while the signatures hold. `undefined` when it holds no manifest. `knownReal`
+ * is the directory's real path when the root's listing vouches for it; otherwise it is resolved here.
  */
-export function* inspect(ctx: Context, name: string, dir: string): FsTask<ScanItem | undefined> {
+export function* inspect(
+  ctx: Context,
+  name: string,
+  dir: string,
+  knownReal = "",
+): FsTask<ScanItem | undefined> {
   const prev = ctx.previous.dirs.get(dir);
   // The directory's signature is taken before its listing, so a change after this point shows next
   // time; and only once the directory has been seen, which keeps the first scan to the I/O it needs.
@@ -145,7 +151,7 @@ export function* inspect(ctx: Context, name: string, dir: string): FsTask<ScanIt
         fileSig = trusted(ctx, read.stat);
         yield* turn();
         outcome = parseManifest(read.bytes, !ctx.config.strict);
-        if (outcome.ok) real = yield* realpath(dir);
+        if (outcome.ok) real = knownReal !== "" ? knownReal : yield* realpath(dir);
       }
     }
   } catch (e) {

@@ -89,4 +89,12 @@ interface RootMemo {
 }
 
 /** A skill directory to inspect, or a finding about a root entry. */
-export type Slot = { readonly kind: "dir"; readonly name: string; readonly dir: string } | ScanItem;
+export type Slot =
+  | {
+      readonly kind: "dir";
+      readonly name: string;
+      readonly dir: string;
+      /** Its real path when the listing vouches for it (a plain directory under the root's real path); "" to ask. */
+      readonly real: string;
+    }
+  | ScanItem;
