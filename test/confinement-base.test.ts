@@ -70,3 +70,13 @@ test("a symlinked skill directory is confined to the target recorded at discover
   fs.symlinkSync(path.join(store, "other"), path.join(root, "s"));
   expect(caught(() => skills.resourcePath("s", "SKILL.md")).code).toBe("path_escape");
 });
+
+test("a root reached through a symlink records its skills under the root's real path", () => {
+  const store = writeTree({ "s/SKILL.md": skill("s"), "s/a.txt": "a" });
+  const link = path.join(writeTree({}), "root-link");
+  fs.symlinkSync(store, link);
+  const skills = createAgentSkills({ roots: [{ path: link }], onWarning: () => {} });
+  expect(skills.getSkill("s")?.dir).toBe(path.join(link, "s"));
+  expect(skills.resourcePath("s", "a.txt")).toBe(path.join(store, "s", "a.txt"));
+  expect(skills.loadSkill("s")?.resources).toEqual(["a.txt"]);
+});
