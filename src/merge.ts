@@ -1,29 +1,32 @@
 // Per-root findings → one catalog: in-root dedupe, last-root-wins override, and every candidate's verdict.
-import { SkillError } from "./errors.js";
+import { printable, SkillError } from "./errors.js";
 import type { Candidate, ScanItem } from "./scan.js";
 import { located } from "./skill.js";
 import type { CandidateVerdict, SkillCandidate, SkillConfig, SkillInfo, SkillWarning } from "./types.js";
 import { warning } from "./warnings.js";
 
 /** A catalog entry with what only the registry needs. */
-export interface Entry {
+export interface CatalogEntry {
   readonly info: SkillInfo;
   /** Undecoded; see bodyText. */
   readonly body: Uint8Array;
+  /** The skill directory's real path recorded at discovery: the confinement base of its resources. */
+  readonly real: string;
   /** Changes whenever the winning manifest, its file or its root does: drives `refresh`'s `changed`. */
   readonly key: string;
+  /** The candidate and root it was built from: a later merge in which they win again reuses the entry. */
+  readonly candidate: Candidate;
+  readonly rootIndex: number;
 }
 
 /** The merged catalog. */
 export interface Merged {
   /** Winners by name. */
-  readonly skills: ReadonlyMap<string, Entry>;
+  readonly skills: ReadonlyMap<string, CatalogEntry>;
   /** Every candidate by offered name, in precedence order (lowest first). */
   readonly candidates: ReadonlyMap<string, readonly SkillCandidate[]>;
   /** All warnings, in scan order. */
   readonly warnings: readonly SkillWarning[];
-  /** Per root, each entry by the candidate it was built from: the next merge reuses those whose candidate is the same object. */
-  readonly built: readonly ReadonlyMap<Candidate, Entry>[];
 }
 
 interface Offer {
@@ -34,7 +37,7 @@ interface Offer {
   reason: string;
 }
 
-function buildEntry(config: SkillConfig, rootIndex: number, c: Candidate): Entry {
+function buildEntry(config: SkillConfig, rootIndex: number, c: Candidate): CatalogEntry {
   if (!c.outcome.ok) throw new Error("unreachable: only valid candidates become entries");
   const root = config.roots[rootIndex] as SkillConfig["roots"][number];
   const { fields, body } = c.outcome;
@@ -68,7 +71,7 @@ function buildEntry(config: SkillConfig, rootIndex: number, c: Candidate): Entry
         },
   );
   // join makes one flat string; the template literal made a rope of three parts kept for the snapshot's life.
-  return { info, body, key: [rootIndex, c.path, c.sig].join("\0") };
+  return { info, body, real: c.real, key: [rootIndex, c.path, c.sig].join("\0"), candidate: c, rootIndex };
 }
 
 /**
@@ -78,7 +81,7 @@ function buildEntry(config: SkillConfig, rootIndex: number, c: Candidate): Entry
 export function merge(
   config: SkillConfig,
   roots: readonly (readonly ScanItem[])[],
-  previous: Merged["built"] = [],
+  previous?: Merged["skills"],
 ): Merged {
   const steps = mergeSteps(config, roots, previous);
   for (let step = steps.next(); ; step = steps.next()) if (step.done) return step.value;
@@ -90,14 +93,13 @@ const STEP_ITEMS = 1000;
 /**
  * {@link merge} in steps: it pauses (yields) every STEP_ITEMS items, so that an async caller can give
  * the event loop a turn between steps; the result is the same. An entry of `previous` whose candidate
- * the scan carried over unchanged is reused as it is (a watcher's refresh of 10,000 skills with one
- * edited went from about 10 ms of building entries to under 1).
+ * and root win again is reused as it is (the `SkillInfo` of an unchanged skill stays the same object).
  * @throws {SkillError} as {@link merge}.
  */
 export function* mergeSteps(
   config: SkillConfig,
   roots: readonly (readonly ScanItem[])[],
-  previous: Merged["built"] = [],
+  previous?: Merged["skills"],
 ): Generator<void, Merged> {
   let done = 0;
   const warnings: SkillWarning[] = [];
@@ -142,15 +144,14 @@ export function* mergeSteps(
     for (const [name, o] of firstInRoot) winners.set(name, o);
   }
 
-  const skills = new Map<string, Entry>();
-  const built = roots.map(() => new Map<Candidate, Entry>());
+  const skills = new Map<string, CatalogEntry>();
   for (const [name, w] of winners) {
     if (++done % STEP_ITEMS === 0) yield;
-    const entry = previous[w.rootIndex]?.get(w.candidate) ?? buildEntry(config, w.rootIndex, w.candidate);
-    skills.set(name, entry);
-    (built[w.rootIndex] as Map<Candidate, Entry>).set(w.candidate, entry);
+    const old = previous?.get(name);
+    const same = old !== undefined && old.candidate === w.candidate && old.rootIndex === w.rootIndex;
+    skills.set(name, same ? old : buildEntry(config, w.rootIndex, w.candidate));
   }
-  return { skills, candidates: new Verdicts(config, offers, winners), warnings, built };
+  return { skills, candidates: new Verdicts(config, offers, winners), warnings };
 }
 
 /**
@@ -238,7 +239,8 @@ function verdictOf(config: SkillConfig, o: Offer, winner: Offer | undefined): Sk
     dir: o.candidate.dir,
     path: o.candidate.path,
     verdict,
-    reason,
+    // A one-line message like a warning's: paths in it are escaped for printing (the fields stay exact).
+    reason: printable(reason),
   });
 }
 
@@ -271,19 +273,13 @@ export function patchMerge(
     }
   }
   const skills = new Map(previous.skills);
-  const built = previous.built.map((m) => m);
   for (const [r, was, now] of swaps) {
-    const entry = previous.built[r]?.get(was);
-    // Only a winner has an entry; an overridden or duplicate candidate changes nothing served.
-    if (entry === undefined) continue;
-    const rebuilt = buildEntry(config, r, now);
-    skills.set(entry.info.name, rebuilt);
-    const own = built[r] === previous.built[r] ? new Map(built[r]) : (built[r] as Map<Candidate, Entry>);
-    own.delete(was);
-    own.set(now, rebuilt);
-    built[r] = own;
+    const name = (now.outcome as { fields: { name: string } }).fields.name;
+    const entry = previous.skills.get(name);
+    // Only the winner has the entry; an overridden or duplicate candidate changes nothing served.
+    if (entry?.candidate === was && entry.rootIndex === r) skills.set(name, buildEntry(config, r, now));
   }
-  return { skills, candidates: previous.candidates, warnings: previous.warnings, built };
+  return { skills, candidates: previous.candidates, warnings: previous.warnings };
 }
 
 function sameSlot(was: ScanItem, now: ScanItem): boolean {

@@ -1,8 +1,11 @@
 // The AgentSkills instance: an immutable snapshot of the last good scan, and the three tiers served from it.
+
+import { dropLosers, refill } from "./bodies.js";
 import { resolveConfig } from "./config.js";
-import { SkillError } from "./errors.js";
+import { describeValue, SkillError } from "./errors.js";
+import { runAsync, runSync } from "./fsx.js";
 import { bodyText } from "./manifest.js";
-import { type Entry, type Merged, merge, mergeSteps, patchMerge } from "./merge.js";
+import { type CatalogEntry, type Merged, merge, mergeSteps, patchMerge } from "./merge.js";
 import { confine, listResources } from "./resources.js";
 import {
   NO_CACHE,
@@ -42,7 +45,6 @@ const EMPTY: Snapshot = {
   skills: new Map(),
   candidates: new Map(),
   warnings: [],
-  built: [],
   list: [],
   roots: [],
   cache: NO_CACHE,
@@ -56,7 +58,10 @@ const NOTHING: RefreshResult = Object.freeze({
 });
 
 /** What changed between two catalogs, as sorted names (`sort()` without a comparator orders by UTF-16 code units). */
-function diff(before: ReadonlyMap<string, Entry>, after: ReadonlyMap<string, Entry>): RefreshResult {
+function diff(
+  before: ReadonlyMap<string, CatalogEntry>,
+  after: ReadonlyMap<string, CatalogEntry>,
+): RefreshResult {
   const added: string[] = [];
   const removed: string[] = [];
   const changed: string[] = [];
@@ -131,7 +136,7 @@ class Registry implements AgentSkills {
   loadSkill(name: string): SkillContent | undefined {
     const entry = this.#snapshot.skills.get(name);
     if (entry === undefined) return undefined;
-    const { files, warnings } = listResources(entry.info, this.config.followSymlinks);
+    const { files, warnings } = listResources(entry.info, entry.real, this.config.followSymlinks);
     const frozen = Object.freeze(warnings);
     this.#emit(frozen);
     return Object.freeze({
@@ -143,13 +148,16 @@ class Registry implements AgentSkills {
   }
 
   resourcePath(name: string, rel: string): string {
+    if (typeof name !== "string") {
+      throw new SkillError("invalid_input", `skill name must be a string, received ${describeValue(name)}`);
+    }
     const entry = this.#snapshot.skills.get(name);
     if (entry === undefined) {
       throw new SkillError("not_found", `no skill named ${JSON.stringify(name)} is loaded`, {
-        skill: String(name),
+        skill: name,
       });
     }
-    return confine(entry.info, rel, this.config.followSymlinks);
+    return confine(entry.info, entry.real, rel, this.config.followSymlinks);
   }
 
   explain(name: string): readonly SkillCandidate[] {
@@ -160,13 +168,11 @@ class Registry implements AgentSkills {
     this.#refuseReentry("refresh");
     const generation = ++this.#generation;
     const scan = scanSync(this.config, this.#snapshot.cache);
-    return this.#install(
-      scan,
-      generation,
-      this.#unchanged(scan)
-        ? undefined
-        : (this.#patch(scan) ?? merge(this.config, scan.roots, this.#snapshot.built)),
-    );
+    const merged = this.#unchanged(scan)
+      ? undefined
+      : (this.#patch(scan) ?? merge(this.config, scan.roots, this.#snapshot.skills));
+    if (merged !== undefined) runSync(refill(this.config, merged.skills));
+    return this.#install(scan, generation, merged);
   }
 
   refreshAsync(): Promise<RefreshResult> {
@@ -188,14 +194,11 @@ class Registry implements AgentSkills {
     const run = this.#asyncQueue.then(async () => {
       const generation = ++this.#generation;
       const scan = await scanAsync(this.config, this.#snapshot.cache, hint);
-      return this.#install(
-        scan,
-        generation,
-        this.#unchanged(scan)
-          ? undefined
-          : (this.#patch(scan) ?? (await mergeInTurns(this.config, scan, this.#snapshot.built))),
-        quiet,
-      );
+      const merged = this.#unchanged(scan)
+        ? undefined
+        : (this.#patch(scan) ?? (await mergeInTurns(this.config, scan, this.#snapshot.skills)));
+      if (merged !== undefined) await runAsync(refill(this.config, merged.skills));
+      return this.#install(scan, generation, merged, quiet);
     });
     this.#asyncQueue = run.catch(() => undefined);
     return run;
@@ -228,7 +231,7 @@ class Registry implements AgentSkills {
     const names = sameKeys(before.skills, merged.skills)
       ? before.list.map((info) => info.name)
       : [...merged.skills.keys()].sort();
-    const list = Object.freeze(names.map((name) => (merged.skills.get(name) as Entry).info));
+    const list = Object.freeze(names.map((name) => (merged.skills.get(name) as CatalogEntry).info));
     this.#snapshot = {
       ...merged,
       warnings: Object.freeze(merged.warnings),
@@ -237,6 +240,7 @@ class Registry implements AgentSkills {
       cache: scan.cache,
       generation,
     };
+    dropLosers(scan.roots, merged.skills);
     this.#emit(merged.warnings);
     // From an empty catalog every name is new, and already sorted.
     if (before.skills.size === 0) return Object.freeze({ ...NOTHING, added: Object.freeze(names) });
@@ -245,7 +249,7 @@ class Registry implements AgentSkills {
 }
 
 /** {@link merge}, giving the event loop a turn between its steps so no stretch of it blocks for long. */
-async function mergeInTurns(config: SkillConfig, scan: Scan, previous: Merged["built"]): Promise<Merged> {
+async function mergeInTurns(config: SkillConfig, scan: Scan, previous: Merged["skills"]): Promise<Merged> {
   const steps = mergeSteps(config, scan.roots, previous);
   for (let step = steps.next(); ; step = steps.next()) {
     if (step.done) return step.value;

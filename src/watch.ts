@@ -3,7 +3,7 @@ import { SkillError, StartupError } from "./errors.js";
 import type { ScanHint } from "./scan.js";
 import type { RefreshResult, SkillConfig, SkillWarning, SkillWatcher, WatchOptions } from "./types.js";
 import { warning } from "./warnings.js";
-import { type Degraded, WatchSet } from "./watchset.js";
+import { Degraded, WatchSet } from "./watchset.js";
 
 /** {@link WatchOptions} checked, defaults filled in. */
 interface Resolved {
@@ -190,16 +190,17 @@ class Watcher {
     });
   }
 
-  /** Bring the watches up to date, refresh, report. Never rejects. */
+  /** Bring the watches up to date, refresh, report. Rejects only for a bug of this library. */
   async #cycle(): Promise<void> {
     // Taken before the watches are brought up to date: an event from now on is in the next hint.
     let hint = this.#set?.takeHint();
     try {
       await this.#set?.sync();
     } catch (e) {
-      // sync() turns every other failure into "not watched"; only a Degraded comes out of it.
+      // sync() turns every fs failure into "not watched"; anything else is a bug, and surfaces.
+      if (!(e instanceof Degraded)) throw e;
       hint = undefined;
-      this.#degrade(e as Degraded);
+      this.#degrade(e);
     }
     if (this.#closing !== undefined) return;
     let result: RefreshResult;

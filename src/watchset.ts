@@ -1,6 +1,5 @@
 // What a watcher watches: each root, the folder above it, the root's skill directories, and the folders where linked skill directories and manifests really live.
 import * as path from "node:path";
-import { errnoCode } from "./errors.js";
 import {
   isDirectory,
   readdirAsync,
@@ -271,7 +270,9 @@ export class WatchSet {
     try {
       return watchPath(where, this.#persistent, onEvent, () => onEvent(null));
     } catch (e) {
-      const code = errnoCode(e) ?? "unknown";
+      // Not fsCode: Node's ERR_FEATURE_UNAVAILABLE_ON_PLATFORM is a cause too, not a bug to rethrow.
+      const code = (e as { code?: unknown } | null)?.code;
+      if (typeof code !== "string") throw e;
       if (DEGRADING.has(code)) throw new Degraded(code, where, e);
       return undefined;
     }
