@@ -236,6 +236,8 @@ class Watcher {
   #degrade(e: Degraded): void {
     this.#set?.close();
     this.#set = undefined;
+    // Closed while the failure was on its way up: nothing more to start.
+    if (this.#closing !== undefined) return;
     const message = `${e.message}; polling every ${this.#o.pollMs} ms instead of watching for events`;
     this.#warn([warning("watch_degraded", message, e.path)]);
     this.#startPolling();
