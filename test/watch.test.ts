@@ -44,13 +44,14 @@ afterEach(async () => {
 async function live(
   roots: string[],
   options: WatchOptions = {},
-  create: { strict?: boolean; defaultOnError?: boolean } = {},
+  create: { strict?: boolean; defaultOnError?: boolean; followSymlinks?: boolean } = {},
 ): Promise<Live> {
   const warnings: SkillWarning[] = [];
   setWarnSink((w) => warnings.push(w));
   const skills = createAgentSkills({
     roots: roots.map((p) => ({ path: p })),
     ...(create.strict === undefined ? {} : { strict: create.strict }),
+    ...(create.followSymlinks === undefined ? {} : { followSymlinks: create.followSymlinks }),
   });
   const changes: RefreshResult[] = [];
   const errors: unknown[] = [];
@@ -604,6 +605,23 @@ describe("options and lifetime", () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(w.skills.listSkills()).toBe(snapshot);
     expect(w.changes.filter((c) => c.added.includes("c"))).toEqual([]);
+  });
+
+  test("with followSymlinks: false, symlinked skill directories and manifests are not watched", async () => {
+    const store = writeTree({ "x/SKILL.md": skill("x"), "m.md": skill("m") });
+    const root = writeTree({
+      "a/SKILL.md": skill("a"),
+      "m/SKILL.md": { symlink: path.join(store, "m.md") },
+      x: { symlink: path.join(store, "x") },
+    });
+    const count = () => process.getActiveResourcesInfo().filter((r) => r === "FSEventWrap").length;
+    const before = count();
+    const w = await live([root], { persistent: true }, { followSymlinks: false });
+    // The root, the folder above it, and the real directories a and m: no link is followed.
+    expect(count() - before).toBe(4);
+    writeTree({ "b/SKILL.md": skill("b") }, root);
+    await w.until("b added", () => names(w.skills).includes("b"));
+    expect(names(w.skills)).toEqual(["a", "b"]);
   });
 
   test("a polling watcher's timer is released by close()", async () => {
