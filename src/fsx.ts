@@ -77,7 +77,7 @@ function fault(op: string, path: string): void {
 // what to report from these sets. An error without one is not the file system's.
 
 /** Errno codes that mean "nothing there" rather than "something went wrong". */
-const ABSENT: ReadonlySet<string> = new Set(["ENOENT", "ENOTDIR"]);
+export const ABSENT: ReadonlySet<string> = new Set(["ENOENT", "ENOTDIR"]);
 
 /** Errno codes that mean a path points to nothing usable: gone, or a symlink loop. */
 export const GONE: ReadonlySet<string> = new Set(["ENOENT", "ENOTDIR", "ELOOP"]);

@@ -1,6 +1,7 @@
 // Roots → candidate skill directories → manifest outcomes, written once as fs tasks with a sync and an async driver.
 import * as path from "node:path";
 import {
+  ABSENT,
   type DirEntry,
   type FsTask,
   fsCode,
@@ -52,7 +53,8 @@ function* listRoot(ctx: Context, root: SkillRoot): FsTask<readonly Slot[]> {
   let sig = "";
   let unsure: string | undefined;
   try {
-    if (prev !== undefined) sig = trusted(ctx, yield* stat(root.path));
+    // Taken at the first scan too (one stat a root), so the first refresh can reuse the listing.
+    sig = trusted(ctx, yield* stat(root.path));
   } catch (e) {
     // Listed again below; if that fails too, the listing's error is the one reported.
     unsure = fsCode(e);
@@ -68,6 +70,11 @@ function* listRoot(ctx: Context, root: SkillRoot): FsTask<readonly Slot[]> {
     try {
       entries = yield* readdir(root.path);
     } catch (e) {
+      // A root that cannot be checked and then seems missing may only seem so: the first error stands.
+      if (unsure !== undefined && !ABSENT.has(unsure)) {
+        fsCode(e);
+        return [warn("root_unreadable", `root ${root.path} cannot be read (${unsure})`, root.path)];
+      }
       return yield* unlisted(root, e);
     }
   }

@@ -42,6 +42,8 @@ export interface DirMemo {
   /** The manifest's signature when `item` came from reading it; "" when it must be read again. */
   readonly fileSig: string;
   readonly item: Candidate | undefined;
+  /** The `after` instants of the scan that took `listing`: a directory not changed since still has it. */
+  readonly listedAfter: readonly [number, number];
 }
 
 /** What the last scan learned, handed to the next: the memory that makes `refresh` cheap. */
@@ -111,7 +113,12 @@ export function unhintedRoot(ctx: Context, root: string, sig: string): boolean {
  * Timestamps in whole seconds mean a coarse file system (FAT, HFS+, some network mounts).
  */
 export function trusted(ctx: Context, st: Stat): string {
-  return st.changed > ctx.after[st.changed % 1000 === 0 ? 1 : 0] ? "" : st.sig;
+  return settled(ctx.after, st) ? st.sig : "";
+}
+
+/** Whether `st` shows no change after the `after` instants of a scan (see {@link trusted}). */
+export function settled(after: readonly [number, number], st: Stat): boolean {
+  return st.changed <= after[st.changed % 1000 === 0 ? 1 : 0];
 }
 
 /** What a root's listing gave at a scan, reused by the next while the root's signature is unchanged. */
