@@ -661,8 +661,16 @@ describe("options and lifetime", () => {
       ${close ? "await w.close();" : ""}
       process.stdout.write("ready");
     `;
-    expect(await runChild(code(false, false))).toEqual([0, "ready"]);
-    expect(await runChild(code(true, true))).toEqual([0, "ready"]);
-    expect(await runChild(code(false, false, "usePolling: true"))).toEqual([0, "ready"]);
+    // Side by side: each child exits (or is killed after LIMIT_MS) on its own.
+    const exits = await Promise.all([
+      runChild(code(false, false)),
+      runChild(code(true, true)),
+      runChild(code(false, false, "usePolling: true")),
+    ]);
+    expect(exits).toEqual([
+      [0, "ready"],
+      [0, "ready"],
+      [0, "ready"],
+    ]);
   });
 });
