@@ -1,10 +1,21 @@
 // The AgentSkills instance: an immutable snapshot of the last good scan, and the three tiers served from it.
+
+import { dropLosers, refill } from "./bodies.js";
 import { resolveConfig } from "./config.js";
-import { SkillError } from "./errors.js";
+import { describeValue, SkillError } from "./errors.js";
+import { runAsync, runSync } from "./fsx.js";
 import { bodyText } from "./manifest.js";
-import { type Entry, type Merged, merge, mergeSteps } from "./merge.js";
+import { type CatalogEntry, type Merged, merge, mergeSteps, patchMerge } from "./merge.js";
 import { confine, listResources } from "./resources.js";
-import { NO_CACHE, type Scan, type ScanCache, type ScanItem, scanAsync, scanSync } from "./scan.js";
+import {
+  NO_CACHE,
+  type Scan,
+  type ScanCache,
+  type ScanHint,
+  type ScanItem,
+  scanAsync,
+  scanSync,
+} from "./scan.js";
 import type {
   AgentSkills,
   AgentSkillsOptions,
@@ -14,9 +25,12 @@ import type {
   SkillContent,
   SkillInfo,
   SkillWarning,
+  SkillWatcher,
   WarnSink,
+  WatchOptions,
 } from "./types.js";
 import { checkSink, emit } from "./warnings.js";
+import { startWatch } from "./watch.js";
 
 interface Snapshot extends Merged {
   readonly list: readonly SkillInfo[];
@@ -44,7 +58,10 @@ const NOTHING: RefreshResult = Object.freeze({
 });
 
 /** What changed between two catalogs, as sorted names (`sort()` without a comparator orders by UTF-16 code units). */
-function diff(before: ReadonlyMap<string, Entry>, after: ReadonlyMap<string, Entry>): RefreshResult {
+function diff(
+  before: ReadonlyMap<string, CatalogEntry>,
+  after: ReadonlyMap<string, CatalogEntry>,
+): RefreshResult {
   const added: string[] = [];
   const removed: string[] = [];
   const changed: string[] = [];
@@ -81,6 +98,7 @@ class Registry implements AgentSkills {
     this.explain = this.explain.bind(this);
     this.refresh = this.refresh.bind(this);
     this.refreshAsync = this.refreshAsync.bind(this);
+    this.watch = this.watch.bind(this);
   }
 
   /** Send warnings to this instance's sink; a refresh the sink starts is refused, never recursed into. */
@@ -118,7 +136,7 @@ class Registry implements AgentSkills {
   loadSkill(name: string): SkillContent | undefined {
     const entry = this.#snapshot.skills.get(name);
     if (entry === undefined) return undefined;
-    const { files, warnings } = listResources(entry.info, this.config.followSymlinks);
+    const { files, warnings } = listResources(entry.info, entry.real, this.config.followSymlinks);
     const frozen = Object.freeze(warnings);
     this.#emit(frozen);
     return Object.freeze({
@@ -130,13 +148,16 @@ class Registry implements AgentSkills {
   }
 
   resourcePath(name: string, rel: string): string {
+    if (typeof name !== "string") {
+      throw new SkillError("invalid_input", `skill name must be a string, received ${describeValue(name)}`);
+    }
     const entry = this.#snapshot.skills.get(name);
     if (entry === undefined) {
       throw new SkillError("not_found", `no skill named ${JSON.stringify(name)} is loaded`, {
-        skill: String(name),
+        skill: name,
       });
     }
-    return confine(entry.info, rel, this.config.followSymlinks);
+    return confine(entry.info, entry.real, rel, this.config.followSymlinks);
   }
 
   explain(name: string): readonly SkillCandidate[] {
@@ -147,26 +168,45 @@ class Registry implements AgentSkills {
     this.#refuseReentry("refresh");
     const generation = ++this.#generation;
     const scan = scanSync(this.config, this.#snapshot.cache);
-    return this.#install(
-      scan,
-      generation,
-      this.#unchanged(scan) ? undefined : merge(this.config, scan.roots),
-    );
+    const merged = this.#unchanged(scan)
+      ? undefined
+      : (this.#patch(scan) ?? merge(this.config, scan.roots, this.#snapshot.skills));
+    if (merged !== undefined) runSync(refill(this.config, merged.skills));
+    return this.#install(scan, generation, merged);
   }
 
   refreshAsync(): Promise<RefreshResult> {
+    return this.#refreshAsync(false);
+  }
+
+  watch(options?: WatchOptions): SkillWatcher {
+    // A watcher refreshes on every event; one that finds nothing changed repeats no warnings.
+    return startWatch(
+      this.config,
+      (hint) => this.#refreshAsync(true, hint),
+      (warnings) => this.#emit(warnings),
+      options,
+    );
+  }
+
+  #refreshAsync(quiet: boolean, hint?: ScanHint): Promise<RefreshResult> {
     // One async scan at a time, so each reuses the cache of the one before.
     const run = this.#asyncQueue.then(async () => {
       const generation = ++this.#generation;
-      const scan = await scanAsync(this.config, this.#snapshot.cache);
-      return this.#install(
-        scan,
-        generation,
-        this.#unchanged(scan) ? undefined : await mergeInTurns(this.config, scan),
-      );
+      const scan = await scanAsync(this.config, this.#snapshot.cache, hint);
+      const merged = this.#unchanged(scan)
+        ? undefined
+        : (this.#patch(scan) ?? (await mergeInTurns(this.config, scan, this.#snapshot.skills)));
+      if (merged !== undefined) await runAsync(refill(this.config, merged.skills));
+      return this.#install(scan, generation, merged, quiet);
     });
     this.#asyncQueue = run.catch(() => undefined);
     return run;
+  }
+
+  /** The last merge with edited manifests' entries rebuilt, when that is all the scan changed. */
+  #patch(scan: Scan): Merged | undefined {
+    return patchMerge(this.config, this.#snapshot, this.#snapshot.roots, scan.roots);
   }
 
   /** The scan reuses the very item objects of unchanged directories; if all are, so is the merge. */
@@ -176,18 +216,22 @@ class Registry implements AgentSkills {
 
   /**
    * Swap in a scan and its merge (`undefined`: the scan is unchanged, keep the catalog), unless a newer
-   * scan already landed. A strict merge error was thrown before this, leaving the snapshot as it was.
+   * scan already landed; `quiet` keeps an unchanged scan from emitting its warnings again. A strict
+   * merge error was thrown before this, leaving the snapshot as it was.
    */
-  #install(scan: Scan, generation: number, merged: Merged | undefined): RefreshResult {
+  #install(scan: Scan, generation: number, merged: Merged | undefined, quiet = false): RefreshResult {
     const before = this.#snapshot;
     if (generation < before.generation) return NOTHING;
     if (merged === undefined) {
       this.#snapshot = { ...before, roots: scan.roots, cache: scan.cache, generation };
-      this.#emit(before.warnings);
+      if (!quiet) this.#emit(before.warnings);
       return NOTHING;
     }
-    const names = [...merged.skills.keys()].sort();
-    const list = Object.freeze(names.map((name) => (merged.skills.get(name) as Entry).info));
+    // The same names as before (most refreshes) keep their sorted order: no sort of thousands of names.
+    const names = sameKeys(before.skills, merged.skills)
+      ? before.list.map((info) => info.name)
+      : [...merged.skills.keys()].sort();
+    const list = Object.freeze(names.map((name) => (merged.skills.get(name) as CatalogEntry).info));
     this.#snapshot = {
       ...merged,
       warnings: Object.freeze(merged.warnings),
@@ -196,6 +240,7 @@ class Registry implements AgentSkills {
       cache: scan.cache,
       generation,
     };
+    dropLosers(scan.roots, merged.skills);
     this.#emit(merged.warnings);
     // From an empty catalog every name is new, and already sorted.
     if (before.skills.size === 0) return Object.freeze({ ...NOTHING, added: Object.freeze(names) });
@@ -204,12 +249,18 @@ class Registry implements AgentSkills {
 }
 
 /** {@link merge}, giving the event loop a turn between its steps so no stretch of it blocks for long. */
-async function mergeInTurns(config: SkillConfig, scan: Scan): Promise<Merged> {
-  const steps = mergeSteps(config, scan.roots);
+async function mergeInTurns(config: SkillConfig, scan: Scan, previous: Merged["skills"]): Promise<Merged> {
+  const steps = mergeSteps(config, scan.roots, previous);
   for (let step = steps.next(); ; step = steps.next()) {
     if (step.done) return step.value;
     await new Promise((resolve) => setImmediate(resolve));
   }
+}
+
+function sameKeys(a: ReadonlyMap<string, unknown>, b: ReadonlyMap<string, unknown>): boolean {
+  if (a.size !== b.size || a.size === 0) return false;
+  for (const key of a.keys()) if (!b.has(key)) return false;
+  return true;
 }
 
 function sameItems(a: readonly (readonly ScanItem[])[], b: readonly (readonly ScanItem[])[]): boolean {

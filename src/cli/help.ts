@@ -28,6 +28,8 @@ Options
                           duplicate; validate: fail on warnings too
   --no-follow-symlinks    ignore symlinked skill directories, manifests and resources
   --json                  machine-readable output on stdout
+  --watch                 list: keep watching and print each change as it happens (--json: one
+                          object per line); Ctrl-C stops
   -h, --help              this help
   --version               the version
 

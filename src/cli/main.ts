@@ -7,6 +7,7 @@ import { type CliIo, type Invocation, PRESETS, type Preset } from "./context.js"
 import { HELP, USAGE } from "./help.js";
 import { oneLine, paint, showMessage } from "./text.js";
 import { validateCommand } from "./validate.js";
+import { watchListCommand } from "./watch.js";
 
 export type { CliIo } from "./context.js";
 
@@ -28,6 +29,7 @@ const OPTIONS = {
   strict: { type: "boolean" },
   "no-follow-symlinks": { type: "boolean" },
   json: { type: "boolean" },
+  watch: { type: "boolean" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean" },
 } as const;
@@ -58,6 +60,7 @@ function parse(argv: readonly string[], io: CliIo): Invocation | "help" | "versi
       `${command} takes ${wanted} argument${arity[0] === 1 ? "" : "s"}, received ${args.length}`,
     );
   }
+  if (values.watch && command !== "list") throw new UsageError("--watch goes with list only");
   const preset = values.preset ?? "clarvis";
   if (!Object.hasOwn(PRESETS, preset)) {
     throw new UsageError(`--preset must be clarvis, agents or claude, received ${JSON.stringify(preset)}`);
@@ -92,6 +95,7 @@ function parse(argv: readonly string[], io: CliIo): Invocation | "help" | "versi
     strict: values.strict ?? false,
     followSymlinks: !values["no-follow-symlinks"],
     json: values.json ?? false,
+    watch: values.watch ?? false,
   };
 }
 
@@ -103,10 +107,11 @@ function version(): string {
 
 /**
  * Run the command line `argv` (without the node and script paths) against `io`.
- * @returns the exit code: 0 ok, 1 errors found or the operation failed, 2 bad usage.
+ * @returns the exit code: 0 ok, 1 errors found or the operation failed, 2 bad usage; a promise of it
+ * for `list --watch`, which runs until `io.signal` aborts.
  * @example process.exitCode = main(process.argv.slice(2), { stdout: …, stderr: …, cwd: process.cwd(), env: process.env })
  */
-export function main(argv: readonly string[], io: CliIo): number {
+export function main(argv: readonly string[], io: CliIo): number | Promise<number> {
   const red = paint(io.stderrIsTTY ?? false, io.env).red;
   try {
     const inv = parse(argv, io);
@@ -120,7 +125,7 @@ export function main(argv: readonly string[], io: CliIo): number {
     }
     switch (inv.command) {
       case "list":
-        return listCommand(inv, io);
+        return inv.watch ? watchListCommand(inv, io) : listCommand(inv, io);
       case "show":
         return showCommand(inv, io);
       case "resource":
