@@ -144,10 +144,10 @@ const ESCAPES: [string, string][] = [
 
 describe("the fast path on double-quoted escapes", () => {
   test("each escape alone, between text, and twice in a row", () => {
-    for (const [escape, char] of ESCAPES) {
-      same(`"${escape}"`, char);
-      same(`"a${escape}b"`, `a${char}b`);
-      same(`"${escape}${escape}"`, `${char}${char}`);
+    for (const [esc, char] of ESCAPES) {
+      same(`"${esc}"`, char);
+      same(`"a${esc}b"`, `a${char}b`);
+      same(`"${esc}${esc}"`, `${char}${char}`);
     }
   });
 
