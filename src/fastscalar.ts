@@ -38,9 +38,10 @@ export function resolvePlain(s: string): unknown {
   if (BOOL.test(s)) return c === 116 || c === 84;
   if (INT_OCT.test(s)) return Number.parseInt(s.slice(2), 8);
   if (INT.test(s)) return Number.parseInt(s, 10);
-  if (INT_HEX.test(s)) return Number.parseInt(s.slice(2), 16);
+  // Radix 16 takes the `0x` prefix itself.
+  if (INT_HEX.test(s)) return Number.parseInt(s, 16);
   if (FLOAT_SPECIAL.test(s)) {
-    if (/nan$/i.test(s)) return Number.NaN;
+    if (/nan/i.test(s)) return Number.NaN;
     return s[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
   }
   if (FLOAT_EXP.test(s) || FLOAT.test(s)) return Number.parseFloat(s);
@@ -57,15 +58,15 @@ const isKeyChar = (c: number) => isKeyStart(c) || (c >= 48 && c <= 57) || c === 
 
 /**
  * Where the colon is when `s` holds, from `p`, a plain key (`[A-Za-z_][A-Za-z0-9_.-]`, at most 128
- * characters) followed by `:` and a space or the end; -1 otherwise. `colonSpace` false also takes a
- * colon followed by anything, as JSON-style flow keys write it.
+ * characters) followed by `:` and a space or the end; -1 otherwise.
  */
-export function keyEnd(s: string, p: number, colonSpace = true): number {
+export function keyEnd(s: string, p: number): number {
   if (!isKeyStart(s.charCodeAt(p))) return -1;
   let q = p + 1;
-  while (q - p <= 128 && isKeyChar(s.charCodeAt(q))) q++;
-  if (s.charCodeAt(q) !== 58 || q - p > 128) return -1;
-  return !colonSpace || q + 1 === s.length || s.charCodeAt(q + 1) === 32 ? q : -1;
+  // The scan stops at 128 characters: a 129th key character then stands where the colon must be.
+  while (q - p < 128 && isKeyChar(s.charCodeAt(q))) q++;
+  if (s.charCodeAt(q) !== 58) return -1;
+  return q + 1 === s.length || s.charCodeAt(q + 1) === 32 ? q : -1;
 }
 
 // Double-quoted escapes: the character after the backslash and what it stands for.
@@ -90,17 +91,19 @@ export function quoted(s: string, p: number): [string, number] {
     }
     if (c !== "\\" || q === "'") continue;
     out += s.slice(start, j);
-    const e = s[j + 1] ?? "";
+    // A backslash or escape cut by the end of the text leaves the string unclosed: declined after the
+    // loop, whatever is appended here (so `e` may be "", and `hex` short).
+    const e = s.charAt(j + 1);
     const digits = HEX_DIGITS[e];
     if (digits !== undefined) {
       const hex = s.slice(j + 2, j + 2 + digits);
-      if (!/^[0-9a-fA-F]+$/.test(hex) || hex.length !== digits) decline();
+      if (!/^[0-9a-fA-F]+$/.test(hex)) decline();
       const cp = Number.parseInt(hex, 16);
       if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) decline();
       out += String.fromCodePoint(cp);
       j += 1 + digits;
     } else {
-      const k = e === "" ? -1 : ESCAPED.indexOf(e);
+      const k = ESCAPED.indexOf(e);
       if (k === -1) decline();
       out += ESCAPES[k];
       j += 1;
@@ -122,8 +125,8 @@ export function flow(s: string, p: number, depth: number): [unknown, number] {
   const c = s[p];
   if (c === '"' || c === "'") return quoted(s, p);
   if (c !== "[" && c !== "{") {
+    // A `:` or `#` where it stops is declined by the caller, which wants `,` or the closing bracket.
     const [text, end] = flowPlain(s, p);
-    if (s[end] === ":") decline();
     return [resolvePlain(text), end];
   }
   const close = c === "[" ? "]" : "}";
@@ -140,8 +143,7 @@ export function flow(s: string, p: number, depth: number): [unknown, number] {
       let key: string;
       const q = s[p] === '"' || s[p] === "'";
       [key, p] = q ? quoted(s, p) : flowPlain(s, p);
-      if ((!q && keyEnd(`${key}:`, 0, false) === -1) || SPECIAL_KEYS.has(key) || Object.hasOwn(map, key))
-        decline();
+      if ((!q && keyEnd(`${key}:`, 0) === -1) || SPECIAL_KEYS.has(key) || Object.hasOwn(map, key)) decline();
       // A quoted key may touch its colon (JSON style); a plain one needs a space after it.
       if (s[p] !== ":" || (!q && s[p + 1] !== " ")) decline();
       [value, p] = flow(s, skipSpaces(s, p + 1), depth + 1);
@@ -150,8 +152,8 @@ export function flow(s: string, p: number, depth: number): [unknown, number] {
     p = skipSpaces(s, p);
     if (s[p] === close) return [c === "[" ? seq : map, p + 1];
     if (s[p] !== ",") decline();
+    // A trailing comma declines too: the next item read from the bracket is empty, which plainStart refuses.
     p = skipSpaces(s, p + 1);
-    if (s[p] === close) decline();
   }
 }
 
@@ -160,6 +162,7 @@ function flowPlain(s: string, p: number): [string, number] {
   let end = p;
   while (end < s.length && !",[]{}#:".includes(s[end] as string)) end++;
   const text = s.slice(p, end).trimEnd();
-  if (s[end] === "#" || !plainStart(text)) decline();
+  // Stopping at `#` or `:` needs no check here: the caller wants `,`, the bracket, or a key's `: `.
+  if (!plainStart(text)) decline();
   return [text, end];
 }
