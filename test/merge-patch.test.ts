@@ -1,0 +1,82 @@
+// patchMerge (merge.ts) called directly: when it patches, what it rebuilds, and every change that makes it
+// decline (undefined: merge in full). Through the registry a decline is invisible (the full merge gives the
+// same catalog), so these mutants (issue 9, round 2) are only caught here.
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { expect, test } from "vitest";
+import { resolveConfig } from "../src/config.js";
+import { merge, patchMerge } from "../src/merge.js";
+import { type ScanItem, scanSync } from "../src/scan.js";
+import { skill, writeTree } from "./helpers/fixture.js";
+
+type Roots = readonly (readonly ScanItem[])[];
+
+/** Two roots (a and b in the first, a again in the second), scanned before and after `edit`. */
+function twoScans(edit: (one: string, two: string) => void) {
+  const one = writeTree({ "a/SKILL.md": skill("a"), "b/SKILL.md": skill("b") });
+  const two = writeTree({ "a/SKILL.md": skill("a", "Second.") });
+  const config = resolveConfig({ roots: [{ path: one }, { path: two }] });
+  const before = scanSync(config).roots;
+  edit(one, two);
+  const after = scanSync(config).roots;
+  const row = (roots: Roots, r: number) => roots[r] as readonly ScanItem[];
+  return { config, before, after, previous: merge(config, before), row };
+}
+
+const description = (m: ReturnType<typeof merge> | undefined, name: string) =>
+  m?.skills.get(name)?.info.description;
+
+test("an edited winner is rebuilt; an edited overridden candidate changes nothing; the rest is kept", () => {
+  const { config, before, after, previous, row } = twoScans((one, two) => {
+    fs.writeFileSync(path.join(one, "a/SKILL.md"), skill("a", "First, edited."));
+    fs.writeFileSync(path.join(one, "b/SKILL.md"), skill("b", "B, edited."));
+    fs.writeFileSync(path.join(two, "a/SKILL.md"), skill("a", "Second, edited."));
+  });
+  // Only the overridden a changed: the served entry stays the very same object.
+  const overriddenOnly = [[row(after, 0)[0], row(before, 0)[1]], row(before, 1)] as Roots;
+  const p1 = patchMerge(config, previous, before, overriddenOnly);
+  expect(p1?.skills.get("a")).toBe(previous.skills.get("a"));
+  expect(p1?.skills.get("b")).toBe(previous.skills.get("b"));
+  expect(p1?.candidates).toBe(previous.candidates);
+  expect(p1?.warnings).toBe(previous.warnings);
+  // Every manifest changed: both winners are rebuilt from the new candidates.
+  const p2 = patchMerge(config, previous, before, after);
+  expect([description(p2, "a"), description(p2, "b")]).toEqual(["Second, edited.", "B, edited."]);
+  expect(p2?.skills.get("a")?.rootIndex).toBe(1);
+  expect(p2?.skills.get("a")?.candidate).toBe(row(after, 1)[0]);
+  expect(previous.skills.get("a")?.info.description).toBe("Second."); // the previous merge is not touched
+});
+
+test("declines when the number of roots or of a root's items differs", () => {
+  const { config, before, after, previous, row } = twoScans(() => {});
+  expect(patchMerge(config, previous, before, [row(after, 0)])).toBeUndefined();
+  expect(patchMerge(config, previous, before, [[row(after, 0)[0]], row(after, 1)])).toBeUndefined();
+  expect(patchMerge(config, previous, before, before)).toBeDefined();
+});
+
+test("declines when a replaced candidate changed name, became invalid, or is replaced by a warning", () => {
+  const renamed = twoScans((one) => fs.writeFileSync(path.join(one, "b/SKILL.md"), skill("c")));
+  expect(patchMerge(renamed.config, renamed.previous, renamed.before, renamed.after)).toBeUndefined();
+  const invalid = twoScans((one) => fs.writeFileSync(path.join(one, "b/SKILL.md"), "no frontmatter\n"));
+  expect(invalid.row(invalid.after, 0)[1]).toMatchObject({ kind: "candidate", outcome: { ok: false } });
+  expect(patchMerge(invalid.config, invalid.previous, invalid.before, invalid.after)).toBeUndefined();
+  // …and back: an invalid candidate replaced by a valid one declines too.
+  expect(
+    patchMerge(invalid.config, merge(invalid.config, invalid.after), invalid.after, invalid.before),
+  ).toBeUndefined();
+});
+
+test("patches at most 64 replaced candidates; 65 decline", () => {
+  const tree: Record<string, string> = {};
+  for (let i = 0; i < 65; i++) tree[`s${i}/SKILL.md`] = skill(`s${i}`);
+  const root = writeTree(tree);
+  const config = resolveConfig({ roots: [{ path: root }] });
+  const before = scanSync(config).roots;
+  const after = scanSync(config).roots;
+  const old = before[0] as readonly ScanItem[];
+  const now = after[0] as readonly ScanItem[];
+  expect(now.every((item, i) => item !== old[i])).toBe(true); // a fresh scan: new item objects
+  const previous = merge(config, before);
+  expect(patchMerge(config, previous, before, [[...now.slice(0, 64), ...old.slice(64)]])).toBeDefined();
+  expect(patchMerge(config, previous, before, after)).toBeUndefined();
+});
