@@ -1,7 +1,7 @@
 // Per-root findings → one catalog: in-root dedupe, last-root-wins override, and every candidate's verdict.
 import { printable, SkillError } from "./errors.js";
 import type { Candidate, ScanItem } from "./scan.js";
-import { located } from "./skill.js";
+import { located, type ManifestOutcome } from "./skill.js";
 import type { CandidateVerdict, SkillCandidate, SkillConfig, SkillInfo, SkillWarning } from "./types.js";
 import { warning } from "./warnings.js";
 
@@ -34,13 +34,14 @@ interface Offer {
   readonly rootIndex: number;
   readonly candidate: Candidate;
   verdict: CandidateVerdict;
-  reason: string;
+  /** Why an invalid or duplicate offer lost; a winner's (it may yet be overridden) is worked out in verdictOf. */
+  reason?: string;
 }
 
 function buildEntry(config: SkillConfig, rootIndex: number, c: Candidate): CatalogEntry {
-  if (!c.outcome.ok) throw new Error("unreachable: only valid candidates become entries");
   const root = config.roots[rootIndex] as SkillConfig["roots"][number];
-  const { fields, body } = c.outcome;
+  // Only valid candidates are offered as winners, and patchMerge swaps only valid ones.
+  const { fields, body } = c.outcome as Extract<ManifestOutcome, { ok: true }>;
   const { name, description, metadata, allowedTools, userInvocable } = fields;
   const { scope, source, path: rootPath } = root;
   // Two literals rather than a conditional spread, which V8 builds on a slow path; key order is the same.
@@ -138,7 +139,7 @@ export function* mergeSteps(
         offer({ name, rootIndex, candidate: item, verdict: "duplicate", reason: message });
         continue;
       }
-      firstInRoot.set(name, offer({ name, rootIndex, candidate: item, verdict: "winner", reason: "" }));
+      firstInRoot.set(name, offer({ name, rootIndex, candidate: item, verdict: "winner" }));
     }
     // Ascending precedence: the last root wins. A later root's skill replaces an earlier one of the same name.
     for (const [name, o] of firstInRoot) winners.set(name, o);
@@ -223,9 +224,11 @@ class Verdicts implements ReadonlyMap<string, readonly SkillCandidate[]> {
 
 function verdictOf(config: SkillConfig, o: Offer, winner: Offer | undefined): SkillCandidate {
   let { verdict, reason } = o;
-  if (verdict === "winner" && winner !== o && winner !== undefined) {
+  // A name offered as a winner always has one: the first offer of the last root declaring it.
+  if (verdict === "winner" && winner !== o) {
+    const { candidate, rootIndex } = winner as Offer;
     verdict = "overridden";
-    reason = `overridden by ${winner.candidate.path}: root ${winner.rootIndex} comes later than root ${o.rootIndex}, and the last root wins`;
+    reason = `overridden by ${candidate.path}: root ${rootIndex} comes later than root ${o.rootIndex}, and the last root wins`;
   } else if (verdict === "winner") {
     reason = `wins: no later root declares "${o.name}"`;
   }
@@ -240,7 +243,7 @@ function verdictOf(config: SkillConfig, o: Offer, winner: Offer | undefined): Sk
     path: o.candidate.path,
     verdict,
     // A one-line message like a warning's: paths in it are escaped for printing (the fields stay exact).
-    reason: printable(reason),
+    reason: printable(reason as string),
   });
 }
 

@@ -50,7 +50,7 @@ test("an edited winner is rebuilt; an edited overridden candidate changes nothin
 test("declines when the number of roots or of a root's items differs", () => {
   const { config, before, after, previous, row } = twoScans(() => {});
   expect(patchMerge(config, previous, before, [row(after, 0)])).toBeUndefined();
-  expect(patchMerge(config, previous, before, [[row(after, 0)[0]], row(after, 1)])).toBeUndefined();
+  expect(patchMerge(config, previous, before, [[row(after, 0)[0]], row(after, 1)] as Roots)).toBeUndefined();
   expect(patchMerge(config, previous, before, before)).toBeDefined();
 });
 
