@@ -278,9 +278,10 @@ export function patchMerge(
   const skills = new Map(previous.skills);
   for (const [r, was, now] of swaps) {
     const name = (now.outcome as { fields: { name: string } }).fields.name;
-    const entry = previous.skills.get(name);
-    // Only the winner has the entry; an overridden or duplicate candidate changes nothing served.
-    if (entry?.candidate === was && entry.rootIndex === r) skills.set(name, buildEntry(config, r, now));
+    // Every valid candidate's name has a winner, so an entry. Only the winner's candidate built it; an
+    // overridden or duplicate candidate changes nothing served.
+    const entry = previous.skills.get(name) as CatalogEntry;
+    if (entry.candidate === was && entry.rootIndex === r) skills.set(name, buildEntry(config, r, now));
   }
   return { skills, candidates: previous.candidates, warnings: previous.warnings };
 }
@@ -294,7 +295,7 @@ function sameSlot(was: ScanItem, now: ScanItem): boolean {
     was.warnings.length === 0 &&
     now.warnings.length === 0 &&
     was.outcome.fields.name === now.outcome.fields.name &&
-    was.dir === now.dir &&
+    // The same manifest path is the same directory too.
     was.path === now.path
   );
 }

@@ -12,8 +12,8 @@ import { skill, writeTree } from "./helpers/fixture.js";
 type Roots = readonly (readonly ScanItem[])[];
 
 /** Two roots (a and b in the first, a again in the second), scanned before and after `edit`. */
-function twoScans(edit: (one: string, two: string) => void) {
-  const one = writeTree({ "a/SKILL.md": skill("a"), "b/SKILL.md": skill("b") });
+function twoScans(edit: (one: string, two: string) => void, extra: Record<string, string> = {}) {
+  const one = writeTree({ "a/SKILL.md": skill("a"), "b/SKILL.md": skill("b"), ...extra });
   const two = writeTree({ "a/SKILL.md": skill("a", "Second.") });
   const config = resolveConfig({ roots: [{ path: one }, { path: two }] });
   const before = scanSync(config).roots;
@@ -79,4 +79,22 @@ test("patches at most 64 replaced candidates; 65 decline", () => {
   const previous = merge(config, before);
   expect(patchMerge(config, previous, before, [[...now.slice(0, 64), ...old.slice(64)]])).toBeDefined();
   expect(patchMerge(config, previous, before, after)).toBeUndefined();
+});
+
+test("declines when the manifest path changed, or the replaced candidate carried a warning", () => {
+  const moved = twoScans((one) => {
+    fs.renameSync(path.join(one, "b/SKILL.md"), path.join(one, "b/skill.md"));
+  });
+  const b = moved.row(moved.after, 0)[1];
+  expect(b).toMatchObject({ kind: "candidate", outcome: { ok: true }, warnings: [] });
+  expect(b?.kind === "candidate" && path.basename(b.path)).toBe("skill.md");
+  expect(patchMerge(moved.config, moved.previous, moved.before, moved.after)).toBeUndefined();
+  // Two manifests (a warning) before, one after: same name, directory and path, but the warning goes.
+  const warned = twoScans((one) => fs.rmSync(path.join(one, "b/skill.md")), { "b/skill.md": skill("b") });
+  const was = warned.row(warned.before, 0)[1] as { path: string; warnings: readonly unknown[] };
+  expect(was).toMatchObject({ kind: "candidate", outcome: { ok: true } });
+  expect(was.warnings).toHaveLength(1);
+  const now = warned.row(warned.after, 0)[1];
+  expect(now).toMatchObject({ kind: "candidate", outcome: { ok: true }, warnings: [], path: was.path });
+  expect(patchMerge(warned.config, warned.previous, warned.before, warned.after)).toBeUndefined();
 });
