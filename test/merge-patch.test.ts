@@ -98,3 +98,18 @@ test("declines when the manifest path changed, or the replaced candidate carried
   expect(now).toMatchObject({ kind: "candidate", outcome: { ok: true }, warnings: [], path: was.path });
   expect(patchMerge(warned.config, warned.previous, warned.before, warned.after)).toBeUndefined();
 });
+
+test("an edited in-root duplicate changes nothing served, though it sits in the winner's root", () => {
+  // "0a" (named a: a name-mismatch warning) comes first in sorted order and wins; the later "a" is a
+  // duplicate without warnings, so its edit is patched rather than declined.
+  const root = writeTree({ "0a/SKILL.md": skill("a"), "a/SKILL.md": skill("a", "Duplicate.") });
+  const config = resolveConfig({ roots: [{ path: root }] });
+  const before = scanSync(config).roots;
+  fs.writeFileSync(path.join(root, "a/SKILL.md"), skill("a", "Duplicate, edited."));
+  const after = scanSync(config).roots;
+  const previous = merge(config, before);
+  expect(previous.candidates.get("a")?.map((c) => c.verdict)).toEqual(["winner", "duplicate"]);
+  const mixed = [[(before[0] as readonly ScanItem[])[0], (after[0] as readonly ScanItem[])[1]]] as Roots;
+  const patched = patchMerge(config, previous, before, mixed);
+  expect(patched?.skills.get("a")).toBe(previous.skills.get("a"));
+});
