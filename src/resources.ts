@@ -169,7 +169,8 @@ export function listResources(
   reach();
   enter(base, "", 0);
   for (let i = 0; i < linked.length && !stopped; i++) enter(...(linked[i] as [string, string, number]));
-  files.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  // Without a comparator, sort orders by UTF-16 code units, as `<` on strings does.
+  files.sort();
   return { files, warnings };
 }
 
