@@ -4,15 +4,20 @@ import { SkillError } from "./errors.js";
 import { bodyText } from "./manifest.js";
 import { type Entry, type Merged, merge, mergeSteps } from "./merge.js";
 import { confine, listResources } from "./resources.js";
+import { resolveSearch, searchIndex } from "./search.js";
+import { buildIndex, type SearchIndex } from "./searchindex.js";
 import { NO_CACHE, type Scan, type ScanCache, type ScanItem, scanAsync, scanSync } from "./scan.js";
 import type {
   AgentSkills,
   AgentSkillsOptions,
+  EmbedFunction,
   RefreshResult,
+  SearchOptions,
   SkillCandidate,
   SkillConfig,
   SkillContent,
   SkillInfo,
+  SkillMatch,
   SkillWarning,
 } from "./types.js";
 import { emit } from "./warnings.js";
@@ -65,6 +70,8 @@ class Registry implements AgentSkills {
   #snapshot: Snapshot = EMPTY;
   #generation = 0;
   #asyncQueue: Promise<unknown> = Promise.resolve();
+  /** The search index and the catalog it was built from; rebuilt lazily when the catalog changes. */
+  #indexed: { readonly list: readonly SkillInfo[]; readonly index: SearchIndex } | undefined;
 
   constructor(config: SkillConfig) {
     this.config = config;
@@ -102,6 +109,26 @@ class Registry implements AgentSkills {
 
   explain(name: string): readonly SkillCandidate[] {
     return this.#snapshot.candidates.get(name) ?? [];
+  }
+
+  search(query: string, options?: SearchOptions & { embed?: undefined }): readonly SkillMatch[];
+  search(query: string, options: SearchOptions & { embed: EmbedFunction }): Promise<readonly SkillMatch[]>;
+  search(query: string, options: SearchOptions = {}): readonly SkillMatch[] | Promise<readonly SkillMatch[]> {
+    const resolved = resolveSearch(query, options);
+    return searchIndex(this.#searchIndex(), query, resolved);
+  }
+
+  /** The index of the current catalog. The previous index lends the analyses of skills whose entry key is unchanged. */
+  #searchIndex(): SearchIndex {
+    const { list, skills } = this.#snapshot;
+    if (this.#indexed?.list !== list) {
+      const inputs = list.map((skill) => {
+        const entry = skills.get(skill.name) as Entry;
+        return { skill, key: entry.key, body: () => bodyText(entry.body) };
+      });
+      this.#indexed = { list, index: buildIndex(inputs, this.#indexed?.index) };
+    }
+    return this.#indexed.index;
   }
 
   refresh(): RefreshResult {

@@ -1,0 +1,180 @@
+// SkillInfo (+ body) → an inverted index, and a query → field-weighted BM25 (BM25F) scores in [0, 1].
+import { nameKey, type QueryConcept, terms } from "./tokenize.js";
+import type { SkillInfo } from "./types.js";
+
+/** The fields a skill is indexed on, in this order everywhere below. */
+const FIELDS = ["name", "description", "metadata", "headings"] as const;
+/**
+ * Field weights and length normalisation, measured on the development half of bench/search-eval.json:
+ * a word of the name counts most; headings add vocabulary at a low weight (see README "Search").
+ */
+const WEIGHT: readonly number[] = [3, 1, 0.6, 0.3];
+const B: readonly number[] = [0.3, 0.75, 0.75, 0.75];
+/** BM25 term saturation. */
+const K1 = 1.2;
+/** An alternative from the synonym table counts this much of the word typed. */
+const ALTERNATIVE = 0.8;
+/** Metadata keys that hold identifiers, addresses or versions rather than words about the skill. */
+const NOT_TEXT = new Set([
+  "name",
+  "description",
+  "license",
+  "version",
+  "homepage",
+  "repository",
+  "url",
+  "original_url",
+  "author",
+  "allowed-tools",
+  "tools",
+  "model",
+  "models",
+  "compatibility",
+  "user-invocable",
+  "disable-model-invocation",
+  "emoji",
+]);
+
+/** One skill to index: its entry, a function giving its body (called only when the skill is new), and what identifies this version of it. */
+export interface IndexInput {
+  readonly skill: SkillInfo;
+  readonly body?: (() => string) | undefined;
+  readonly key: string;
+}
+
+/** The terms of one skill version, per field, with the field lengths. Reused across rebuilds while its key holds. */
+interface Analysis {
+  readonly key: string;
+  readonly counts: ReadonlyMap<string, readonly number[]>;
+  readonly lengths: readonly number[];
+}
+
+/** The built index of one catalog. Immutable. */
+export interface SearchIndex {
+  readonly skills: readonly SkillInfo[];
+  readonly analyses: readonly Analysis[];
+  /** term → [doc, pseudo term frequency] pairs, doc ascending. */
+  readonly postings: ReadonlyMap<string, Float64Array>;
+  /** Folded name (see nameKey) → doc, for the exact-name rule. */
+  readonly names: ReadonlyMap<string, number>;
+}
+
+/** The string values inside metadata, depth-limited, skipping keys that are not prose. */
+function metadataText(value: unknown, out: string[], depth: number): void {
+  if (typeof value === "string") out.push(value);
+  else if (depth > 3 || value === null || typeof value !== "object") return;
+  else if (Array.isArray(value)) for (const v of value) metadataText(v, out, depth + 1);
+  else
+    for (const [k, v] of Object.entries(value))
+      if (!NOT_TEXT.has(k) && !/url|_base$|^api|^base/.test(k)) metadataText(v, out, depth + 1);
+}
+
+/** The markdown headings of a body, as one text. */
+function headings(body: string): string {
+  return (body.match(/^#{1,6}[ \t]+.*$/gm) ?? []).join("\n");
+}
+
+function analyse(input: IndexInput): Analysis {
+  const meta: string[] = [];
+  metadataText(input.skill.metadata, meta, 0);
+  const texts = [
+    input.skill.name,
+    input.skill.description,
+    meta.join("\n"),
+    input.body === undefined ? "" : headings(input.body()),
+  ];
+  const counts = new Map<string, number[]>();
+  const lengths = texts.map((text, f) => {
+    const list = terms(text);
+    for (const t of list) {
+      let c = counts.get(t);
+      if (c === undefined) counts.set(t, (c = [0, 0, 0, 0]));
+      c[f] = (c[f] as number) + 1;
+    }
+    return list.length;
+  });
+  return { key: input.key, counts, lengths };
+}
+
+/**
+ * Index `inputs` (sorted by name, as a catalog is). Skills whose key is found in `previous` reuse its
+ * analysis, so a rebuild after a refresh tokenises only what changed.
+ */
+export function buildIndex(inputs: readonly IndexInput[], previous?: SearchIndex): SearchIndex {
+  const reuse = new Map(previous?.analyses.map((a) => [a.key, a]));
+  const analyses = inputs.map((input) => reuse.get(input.key) ?? analyse(input));
+  const average = FIELDS.map((_, f) => {
+    const total = analyses.reduce((sum, a) => sum + (a.lengths[f] as number), 0);
+    return Math.max(total / Math.max(analyses.length, 1), 1);
+  });
+  const lists = new Map<string, number[]>();
+  analyses.forEach((a, doc) => {
+    const norm = FIELDS.map((_, f) => {
+      const b = B[f] as number;
+      return 1 - b + (b * (a.lengths[f] as number)) / (average[f] as number);
+    });
+    for (const [term, c] of a.counts) {
+      let tf = 0;
+      for (let f = 0; f < FIELDS.length; f++) tf += ((WEIGHT[f] as number) * (c[f] as number)) / (norm[f] as number);
+      let list = lists.get(term);
+      if (list === undefined) lists.set(term, (list = []));
+      list.push(doc, tf);
+    }
+  });
+  const postings = new Map([...lists].map(([t, l]) => [t, Float64Array.from(l)]));
+  const names = new Map<string, number>();
+  inputs.forEach((input, doc) => {
+    const key = nameKey(input.skill.name);
+    if (!names.has(key)) names.set(key, doc);
+  });
+  return { skills: inputs.map((i) => i.skill), analyses, postings, names };
+}
+
+/** Pseudo term frequency per doc of one alternative: a phrase ("machin learn") counts where all its terms occur, at the least of them. */
+function alternativeTf(index: SearchIndex, alternative: string): Map<number, number> {
+  const parts = alternative.split(" ");
+  let acc: Map<number, number> | undefined;
+  for (const part of parts) {
+    const list = index.postings.get(part);
+    const next = new Map<number, number>();
+    if (list !== undefined)
+      for (let i = 0; i < list.length; i += 2) {
+        const doc = list[i] as number;
+        const tf = list[i + 1] as number;
+        if (acc === undefined) next.set(doc, tf);
+        else if (acc.has(doc)) next.set(doc, Math.min(tf, acc.get(doc) as number));
+      }
+    acc = next;
+  }
+  return acc ?? new Map();
+}
+
+/**
+ * Each doc's score for the concepts of a query: the BM25F sum over concepts, divided by the sum of
+ * the concepts' IDF (what a doc matching every concept strongly would approach), so it lies in
+ * [0, 1) and one floor fits every query. Multiplied by the share of the query's IDF the doc matches
+ * at all, so one strongly matched word (a skill named "vibes") does not beat a description that
+ * covers the whole request.
+ */
+export function scoreAll(index: SearchIndex, concepts: readonly QueryConcept[]): Map<number, number> {
+  const n = index.skills.length;
+  const raw = new Map<number, number>();
+  const matched = new Map<number, number>();
+  let ideal = 0;
+  for (const c of concepts) {
+    const tfs = alternativeTf(index, c.term);
+    for (const alt of c.alternatives)
+      for (const [doc, tf] of alternativeTf(index, alt)) tfs.set(doc, (tfs.get(doc) ?? 0) + ALTERNATIVE * tf);
+    // A word no skill uses still counts in the ideal: a request about something the catalog lacks
+    // should score low, which is what lets the floor return nothing.
+    const idf = Math.log(1 + (n - tfs.size + 0.5) / (tfs.size + 0.5));
+    ideal += idf;
+    for (const [doc, tf] of tfs) {
+      raw.set(doc, (raw.get(doc) ?? 0) + (idf * tf) / (K1 + tf));
+      matched.set(doc, (matched.get(doc) ?? 0) + idf);
+    }
+  }
+  const scores = new Map<number, number>();
+  for (const [doc, s] of raw) scores.set(doc, (s / ideal) * ((matched.get(doc) as number) / ideal));
+  return scores;
+}
