@@ -10,29 +10,33 @@ const FIELDS = ["name", "description", "metadata", "headings"] as const;
  */
 const WEIGHT: readonly number[] = [3, 1, 0.6, 0.3];
 const B: readonly number[] = [0.3, 0.75, 0.75, 0.75];
-/** BM25 term saturation. */
-const K1 = 1.2;
+/**
+ * BM25 term saturation. Higher than the usual 1.2 because the field weights already multiply a name
+ * hit by 3: with 1.2 one name word saturated, and Success@1 on the development split was 4 points lower.
+ */
+const K1 = 2;
 /** An alternative from the synonym table counts this much of the word typed. */
 const ALTERNATIVE = 0.8;
-/** Metadata keys that hold identifiers, addresses or versions rather than words about the skill. */
-const NOT_TEXT = new Set([
-  "name",
-  "description",
-  "license",
-  "version",
-  "homepage",
-  "repository",
-  "url",
-  "original_url",
-  "author",
-  "allowed-tools",
-  "tools",
-  "model",
-  "models",
-  "compatibility",
-  "user-invocable",
-  "disable-model-invocation",
-  "emoji",
+/**
+ * Metadata keys, at any depth, whose string values describe what a skill is for. An allowlist: the
+ * rest of real frontmatter is commands, URLs, versions and environment names, which only add noise.
+ */
+const PROSE_KEYS = new Set([
+  "tags",
+  "keywords",
+  "triggers",
+  "aliases",
+  "category",
+  "categories",
+  "topics",
+  "domain",
+  "type",
+  "summary",
+  "short-description",
+  "when_to_use",
+  "when-to-use",
+  "use-when",
+  "argument-hint",
 ]);
 
 /** One skill to index: its entry, a function giving its body (called only when the skill is new), and what identifies this version of it. */
@@ -59,24 +63,32 @@ export interface SearchIndex {
   readonly names: ReadonlyMap<string, number>;
 }
 
-/** The string values inside metadata, depth-limited, skipping keys that are not prose. */
-function metadataText(value: unknown, out: string[], depth: number): void {
-  if (typeof value === "string") out.push(value);
-  else if (depth > 3 || value === null || typeof value !== "object") return;
-  else if (Array.isArray(value)) for (const v of value) metadataText(v, out, depth + 1);
+/** The string values under PROSE_KEYS anywhere in metadata (depth-limited: frontmatter is untrusted). */
+function metadataText(value: unknown, out: string[], depth: number, prose: boolean): void {
+  if (typeof value === "string") {
+    if (prose) out.push(value);
+  } else if (depth > 4 || value === null || typeof value !== "object") return;
+  else if (Array.isArray(value)) for (const v of value) metadataText(v, out, depth + 1, prose);
   else
     for (const [k, v] of Object.entries(value))
-      if (!NOT_TEXT.has(k) && !/url|_base$|^api|^base/.test(k)) metadataText(v, out, depth + 1);
+      metadataText(v, out, depth + 1, prose || PROSE_KEYS.has(k.toLowerCase()));
 }
 
-/** The markdown headings of a body, as one text. */
+/** The markdown headings of a body, as one text; `#` lines inside fenced code are shell or Python comments, not headings. */
 function headings(body: string): string {
-  return (body.match(/^#{1,6}[ \t]+.*$/gm) ?? []).join("\n");
+  const out: string[] = [];
+  let fenced = false;
+  for (const line of body.match(/^(?:#{1,6}[ \t]|```|~~~).*$/gm) ?? []) {
+    if (line.startsWith("#")) {
+      if (!fenced) out.push(line);
+    } else fenced = !fenced;
+  }
+  return out.join("\n");
 }
 
 function analyse(input: IndexInput): Analysis {
   const meta: string[] = [];
-  metadataText(input.skill.metadata, meta, 0);
+  metadataText(input.skill.metadata, meta, 0, false);
   const texts = [
     input.skill.name,
     input.skill.description,
@@ -152,8 +164,8 @@ function alternativeTf(index: SearchIndex, alternative: string): Map<number, num
 /**
  * Each doc's score for the concepts of a query: the BM25F sum over concepts, divided by the sum of
  * the concepts' IDF (what a doc matching every concept strongly would approach), so it lies in
- * [0, 1) and one floor fits every query. Multiplied by the share of the query's IDF the doc matches
- * at all, so one strongly matched word (a skill named "vibes") does not beat a description that
+ * [0, 1) and one floor fits every query. Multiplied by the square root of the share of the query's
+ * IDF the doc matches at all, so one strongly matched word (a skill named "vibes") does not beat a description that
  * covers the whole request.
  */
 export function scoreAll(index: SearchIndex, concepts: readonly QueryConcept[]): Map<number, number> {
@@ -175,6 +187,7 @@ export function scoreAll(index: SearchIndex, concepts: readonly QueryConcept[]):
     }
   }
   const scores = new Map<number, number>();
-  for (const [doc, s] of raw) scores.set(doc, (s / ideal) * ((matched.get(doc) as number) / ideal));
+  // The square root: a full power penalised partial matches too hard (nDCG@10 0.753 against 0.783 on the development split).
+  for (const [doc, s] of raw) scores.set(doc, (s / ideal) * Math.sqrt((matched.get(doc) as number) / ideal));
   return scores;
 }

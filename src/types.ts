@@ -199,8 +199,10 @@ export interface SearchOptions {
   /** The most matches returned, a positive integer. @default 10 */
   limit?: number;
   /**
-   * Lexical matches scoring below this (in [0, 1]) are left out, so a request no skill serves gets
-   * `[]`. `0` keeps every skill that shares a word with the request. @default 0.12
+   * The relevance floor, in [0, 1]: when the best lexical match scores below it, no skill serves the
+   * request and the lexical result is `[]`; otherwise matches are kept down to a quarter of it.
+   * `0` keeps every skill that shares a word with the request. A skill named exactly as the query is
+   * always returned. @default 0.1
    */
   floor?: number;
   /**
