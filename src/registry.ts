@@ -4,9 +4,9 @@ import { SkillError } from "./errors.js";
 import { bodyText } from "./manifest.js";
 import { type Entry, type Merged, merge, mergeSteps } from "./merge.js";
 import { confine, listResources } from "./resources.js";
+import { NO_CACHE, type Scan, type ScanCache, type ScanItem, scanAsync, scanSync } from "./scan.js";
 import { resolveSearch, searchIndex } from "./search.js";
 import { buildIndex, type SearchIndex } from "./searchindex.js";
-import { NO_CACHE, type Scan, type ScanCache, type ScanItem, scanAsync, scanSync } from "./scan.js";
 import type {
   AgentSkills,
   AgentSkillsOptions,

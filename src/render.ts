@@ -1,6 +1,7 @@
 // SkillInfo[] → the catalog text an agent puts in its prompt (xml, markdown or json), within a character budget.
 import { SkillError } from "./errors.js";
 import { cleanPath, cleanText, SHAPES, type Shape } from "./escape.js";
+import { relevanceRanks } from "./search.js";
 import type { SkillInfo } from "./types.js";
 
 /** The text shapes {@link renderCatalog} can produce. */
@@ -23,6 +24,12 @@ export interface RenderCatalogOptions {
   budget?: number;
   /** Keeps only the skills for which it returns `true`, before any budgeting. @default every skill */
   filter?: (skill: SkillInfo) => boolean;
+  /**
+   * The request at hand: when the budget cannot hold every skill, those least relevant to it (see
+   * `searchSkills`) are left out first, after the user-scope rule. The order of the text is unchanged.
+   * @default no query: the order of the list decides
+   */
+  query?: string;
 }
 
 /** The text of a rendered catalog. Frozen. */
@@ -37,6 +44,8 @@ const ELLIPSIS = "…";
 
 interface Entry {
   readonly index: number;
+  /** Relevance rank for the query (0 = most relevant); equal for all without one. */
+  readonly rank: number;
   readonly user: boolean;
   readonly name: string;
   readonly location: string;
@@ -48,7 +57,13 @@ interface Entry {
   readonly framed: number;
 }
 
-function toEntry(skill: SkillInfo, index: number, shape: Shape, costs: Map<string, number>): Entry {
+function toEntry(
+  skill: SkillInfo,
+  index: number,
+  rank: number,
+  shape: Shape,
+  costs: Map<string, number>,
+): Entry {
   const name = shape.name(cleanText(skill.name));
   const location = shape.location(cleanPath(skill.path));
   const points = Array.from(cleanText(skill.description));
@@ -60,6 +75,7 @@ function toEntry(skill: SkillInfo, index: number, shape: Shape, costs: Map<strin
   }
   return {
     index,
+    rank,
     user: skill.scope === "user",
     name,
     location,
@@ -111,10 +127,12 @@ function renderedLength(shape: Shape, entries: readonly Entry[], cap: number): n
 
 /**
  * The least important skill goes first: user scope before workspace scope (a project's own skills
- * matter most to an agent working in it), then the later in the given order.
+ * matter most to an agent working in it), then the less relevant to the query, then the later in the given order.
  */
 function leastImportantFirst(entries: readonly Entry[]): Entry[] {
-  return [...entries].sort((a, b) => (a.user === b.user ? b.index - a.index : a.user ? -1 : 1));
+  return [...entries].sort((a, b) =>
+    a.user !== b.user ? (a.user ? -1 : 1) : a.rank !== b.rank ? b.rank - a.rank : b.index - a.index,
+  );
 }
 
 /** The entries whose names and locations fit `budget`, dropping the least important first. */
@@ -151,13 +169,15 @@ function checkInput(skills: unknown, options: RenderCatalogOptions): void {
     for (const key of ["name", "description", "path"])
       if (typeof s?.[key] !== "string") throw invalid(`skills[${i}].${key} must be a string`);
   });
-  const { format, budget, filter } = options;
+  const { format, budget, filter, query } = options;
   if (format !== undefined && !Object.hasOwn(SHAPES, format))
     throw invalid(`option "format" must be "xml", "markdown" or "json", got ${JSON.stringify(format)}`);
   if (budget !== undefined && !(Number.isSafeInteger(budget) && budget >= 0))
     throw invalid(`option "budget" must be a non-negative integer, got ${String(budget)}`);
   if (filter !== undefined && typeof filter !== "function")
     throw invalid(`option "filter" must be a function, got ${typeof filter}`);
+  if (query !== undefined && typeof query !== "string")
+    throw invalid(`option "query" must be a string, got ${typeof query}`);
 }
 
 /**
@@ -165,7 +185,8 @@ function checkInput(skills: unknown, options: RenderCatalogOptions): void {
  * Every field has control characters stripped and is escaped for the format; names and descriptions
  * become one line. Under a `budget`, the longest descriptions are shortened first, all to the same
  * length, ending in `…`; when even the names and locations do not fit, the least important skills
- * (user scope before workspace, then the later in the list) are left out and counted in `omitted`.
+ * (user scope before workspace, then the least relevant to `query` if given, then the later in the list)
+ * are left out and counted in `omitted`.
  * @throws {SkillError} `invalid_input` for a bad `skills` array or option, naming it and the value.
  * @example
  * const { text } = renderCatalog(skills.listSkills(), {
@@ -180,10 +201,11 @@ export function renderCatalog(
 ): RenderedCatalog {
   checkInput(skills, options);
   const shape = SHAPES[options.format ?? "xml"];
-  const { budget = Number.POSITIVE_INFINITY, filter } = options;
+  const { budget = Number.POSITIVE_INFINITY, filter, query } = options;
   const shown = filter === undefined ? skills : skills.filter((s) => filter(s));
+  const ranks = query === undefined ? undefined : relevanceRanks(shown, query);
   const costs = new Map<string, number>();
-  const entries = shown.map((s, index) => toEntry(s, index, shape, costs));
+  const entries = shown.map((s, index) => toEntry(s, index, ranks?.[index] ?? 0, shape, costs));
   const kept = keepNames(shape, entries, budget);
   const cap = budget === Number.POSITIVE_INFINITY ? Number.POSITIVE_INFINITY : fairCap(shape, kept, budget);
   return Object.freeze({ text: render(shape, kept, cap), omitted: entries.length - kept.length });

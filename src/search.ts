@@ -36,8 +36,12 @@ function invalid(message: string): SkillError {
 export function resolveSearch(query: unknown, options: unknown): Resolved {
   if (typeof query !== "string") throw invalid(`query must be a string, got ${typeof query}`);
   if (options === null || typeof options !== "object") throw invalid("options must be an object");
-  const { limit = DEFAULT_LIMIT, floor = DEFAULT_FLOOR, embed, minSimilarity = DEFAULT_MIN_SIMILARITY } =
-    options as SearchOptions;
+  const {
+    limit = DEFAULT_LIMIT,
+    floor = DEFAULT_FLOOR,
+    embed,
+    minSimilarity = DEFAULT_MIN_SIMILARITY,
+  } = options as SearchOptions;
   if (!(Number.isSafeInteger(limit) && limit > 0))
     throw invalid(`option "limit" must be a positive integer, got ${String(limit)}`);
   if (!(typeof floor === "number" && floor >= 0 && floor <= 1))
@@ -93,12 +97,16 @@ const vectorCache = new WeakMap<SearchIndex, Map<EmbedFunction, Promise<number[]
 
 function skillVectors(index: SearchIndex, embed: EmbedFunction): Promise<number[][]> {
   let byFunction = vectorCache.get(index);
-  if (byFunction === undefined) vectorCache.set(index, (byFunction = new Map()));
+  if (byFunction === undefined) {
+    byFunction = new Map();
+    vectorCache.set(index, byFunction);
+  }
   let vectors = byFunction.get(embed);
   if (vectors === undefined) {
     vectors = embed(index.skills.map(embedText));
     // A failed call is not cached: the next search tries again.
-    vectors.catch(() => byFunction.delete(embed));
+    const cache = byFunction;
+    vectors.catch(() => cache.delete(embed));
     byFunction.set(embed, vectors);
   }
   return vectors;
@@ -118,17 +126,27 @@ function cosine(a: readonly number[], b: readonly number[]): number {
   return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
 }
 
-async function fused(index: SearchIndex, query: string, o: Resolved, embed: EmbedFunction): Promise<SkillMatch[]> {
+async function fused(
+  index: SearchIndex,
+  query: string,
+  o: Resolved,
+  embed: EmbedFunction,
+): Promise<SkillMatch[]> {
   const [vectors, queryVectors] = await Promise.all([skillVectors(index, embed), embed([query])]);
   const q = queryVectors[0];
   if (!Array.isArray(q) || vectors.length !== index.skills.length)
-    throw invalid(`embed must return one vector per text (${index.skills.length} skills, got ${vectors.length})`);
-  const dense = vectors.map((v, doc): [number, number] => [doc, cosine(q, v)]).filter(([, s]) => s >= o.minSimilarity);
+    throw invalid(
+      `embed must return one vector per text (${index.skills.length} skills, got ${vectors.length})`,
+    );
+  const dense = vectors
+    .map((v, doc): [number, number] => [doc, cosine(q, v)])
+    .filter(([, s]) => s >= o.minSimilarity);
   dense.sort(byScore(index));
   const lex = lexical(index, query, o.floor);
   const score = new Map<number, number>();
   for (const list of [lex, dense])
-    list.forEach(([doc], rank) => score.set(doc, (score.get(doc) ?? 0) + 1 / (RRF_K + rank + 1)));
+    for (const [rank, [doc]] of list.entries())
+      score.set(doc, (score.get(doc) ?? 0) + 1 / (RRF_K + rank + 1));
   const ranked = [...score].sort(byScore(index));
   return toMatches(index, pinExact(index, query, ranked), o.limit);
 }

@@ -39,6 +39,11 @@ const PROSE_KEYS = new Set([
   "argument-hint",
 ]);
 
+/** The least catalog size IDF is computed for; see scoreAll. */
+const MIN_DOCS = 1000;
+/** How much of a body's headings is indexed. */
+const HEADINGS_CHARS = 600;
+
 /** One skill to index: its entry, a function giving its body (called only when the skill is new), and what identifies this version of it. */
 export interface IndexInput {
   readonly skill: SkillInfo;
@@ -78,9 +83,15 @@ function metadataText(value: unknown, out: string[], depth: number, prose: boole
 function headings(body: string): string {
   const out: string[] = [];
   let fenced = false;
+  let length = 0;
   for (const line of body.match(/^(?:#{1,6}[ \t]|```|~~~).*$/gm) ?? []) {
     if (line.startsWith("#")) {
-      if (!fenced) out.push(line);
+      if (fenced) continue;
+      out.push(line);
+      // The first headings say what the skill is about; a long reference body's hundredth heading adds
+      // build time (the whole set costs 4x the catalog) more than it adds to ranking.
+      length += line.length;
+      if (length >= HEADINGS_CHARS) break;
     } else fenced = !fenced;
   }
   return out.join("\n");
@@ -99,9 +110,9 @@ function analyse(input: IndexInput): Analysis {
   const lengths = texts.map((text, f) => {
     const list = terms(text);
     for (const t of list) {
-      let c = counts.get(t);
-      if (c === undefined) counts.set(t, (c = [0, 0, 0, 0]));
+      const c = counts.get(t) ?? [0, 0, 0, 0];
       c[f] = (c[f] as number) + 1;
+      counts.set(t, c);
     }
     return list.length;
   });
@@ -127,10 +138,11 @@ export function buildIndex(inputs: readonly IndexInput[], previous?: SearchIndex
     });
     for (const [term, c] of a.counts) {
       let tf = 0;
-      for (let f = 0; f < FIELDS.length; f++) tf += ((WEIGHT[f] as number) * (c[f] as number)) / (norm[f] as number);
-      let list = lists.get(term);
-      if (list === undefined) lists.set(term, (list = []));
-      list.push(doc, tf);
+      for (let f = 0; f < FIELDS.length; f++)
+        tf += ((WEIGHT[f] as number) * (c[f] as number)) / (norm[f] as number);
+      const list = lists.get(term);
+      if (list === undefined) lists.set(term, [doc, tf]);
+      else list.push(doc, tf);
     }
   });
   const postings = new Map([...lists].map(([t, l]) => [t, Float64Array.from(l)]));
@@ -169,7 +181,9 @@ function alternativeTf(index: SearchIndex, alternative: string): Map<number, num
  * covers the whole request.
  */
 export function scoreAll(index: SearchIndex, concepts: readonly QueryConcept[]): Map<number, number> {
-  const n = index.skills.length;
+  // IDF over a handful of skills is noise (a word in 2 of 3 skills would weigh almost nothing), so a
+  // small store is scored as a sample of a catalog of at least MIN_DOCS; the 2,106-skill corpus is unaffected.
+  const n = Math.max(index.skills.length, MIN_DOCS);
   const raw = new Map<number, number>();
   const matched = new Map<number, number>();
   let ideal = 0;

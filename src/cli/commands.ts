@@ -4,11 +4,12 @@ import { type CliIo, type Invocation, rootsOf } from "./context.js";
 import { cut, oneLine, pad, paint, showMessage, showPath, stripControls, toJson, widthOf } from "./text.js";
 
 /** Columns assumed when standard output is not a terminal. */
-const DEFAULT_WIDTH = 80;
+export const DEFAULT_WIDTH = 80;
 /** A description never gets fewer columns than this, even if the line then wraps. */
 const MIN_DESCRIPTION = 20;
 
-function open(inv: Invocation, io: CliIo): AgentSkills {
+/** The skills of the invocation's roots. */
+export function open(inv: Invocation, io: CliIo): AgentSkills {
   return createAgentSkills({
     roots: rootsOf(inv, io),
     cwd: io.cwd,
@@ -19,7 +20,8 @@ function open(inv: Invocation, io: CliIo): AgentSkills {
   });
 }
 
-function printWarnings(warnings: readonly SkillWarning[], io: CliIo): void {
+/** The scan's warnings on stderr, one line each. */
+export function printWarnings(warnings: readonly SkillWarning[], io: CliIo): void {
   const yellow = paint(io.stderrIsTTY ?? false, io.env).yellow;
   for (const w of warnings) io.stderr(`${yellow("warning")}: ${w.code}: ${showMessage(w.message, io.cwd)}\n`);
 }

@@ -49,6 +49,8 @@ export interface Invocation {
   readonly followSymlinks: boolean;
   /** --json. */
   readonly json: boolean;
+  /** --limit, for search. */
+  readonly limit?: number;
 }
 
 /** The roots of an invocation: those given, else the preset's for the workspace and home. */

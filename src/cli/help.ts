@@ -1,7 +1,7 @@
 // The command line's help text and usage line, kept as constants so they read as one page.
 
 /** The one-line usage shown with every usage error. */
-export const USAGE = "usage: agent-skills <list|show|resource|explain|validate> [args] [options]";
+export const USAGE = "usage: agent-skills <list|show|resource|explain|search|validate> [args] [options]";
 
 /** The full help, printed by --help. */
 export const HELP = `agent-skills: find, read and check Agent Skills (folders with a SKILL.md)
@@ -13,6 +13,7 @@ Commands
   show NAME               the body of skill NAME
   resource NAME REL       the absolute path of file REL of skill NAME, confined to its directory
   explain NAME            every root's candidate for NAME, which one wins and why the others lost
+  search QUERY            the skills that fit a request, best first, with scores (--limit N, default 10)
   validate [PATH...]      check skill directories, SKILL.md files or roots (default: the roots)
                           against the schema and the agentskills.io rules; exit 1 on any error
 
@@ -28,6 +29,7 @@ Options
                           duplicate; validate: fail on warnings too
   --no-follow-symlinks    ignore symlinked skill directories, manifests and resources
   --json                  machine-readable output on stdout
+  --limit N               search: the most skills shown
   -h, --help              this help
   --version               the version
 

@@ -5,6 +5,7 @@ import { resolveAgainst, SkillError, type SkillRootInput, StartupError } from ".
 import { explainCommand, listCommand, resourceCommand, showCommand } from "./commands.js";
 import { type CliIo, type Invocation, PRESETS, type Preset } from "./context.js";
 import { HELP, USAGE } from "./help.js";
+import { searchCommand } from "./search.js";
 import { oneLine, paint, showMessage } from "./text.js";
 import { validateCommand } from "./validate.js";
 
@@ -16,6 +17,7 @@ const ARITY: Readonly<Record<string, readonly [number, number]>> = {
   show: [1, 1],
   resource: [2, 2],
   explain: [1, 1],
+  search: [1, 1],
   validate: [0, Number.POSITIVE_INFINITY],
 };
 
@@ -28,6 +30,7 @@ const OPTIONS = {
   strict: { type: "boolean" },
   "no-follow-symlinks": { type: "boolean" },
   json: { type: "boolean" },
+  limit: { type: "string" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean" },
 } as const;
@@ -65,6 +68,14 @@ function parse(argv: readonly string[], io: CliIo): Invocation | "help" | "versi
   for (const key of ["workspace", "home"] as const) {
     if (values[key] === "") throw new UsageError(`--${key} needs a non-empty path`);
   }
+  const limit = values.limit === undefined ? undefined : Number(values.limit);
+  if (limit !== undefined && (command !== "search" || !(Number.isSafeInteger(limit) && limit > 0))) {
+    throw new UsageError(
+      command !== "search"
+        ? "--limit applies to search only"
+        : `--limit must be a positive integer, received ${JSON.stringify(values.limit)}`,
+    );
+  }
   const home = values.home === undefined ? undefined : resolveAgainst(values.home, io.cwd);
   // Tokens keep --root and --user-root in the order given: that order is their precedence.
   const roots: SkillRootInput[] = [];
@@ -92,6 +103,7 @@ function parse(argv: readonly string[], io: CliIo): Invocation | "help" | "versi
     strict: values.strict ?? false,
     followSymlinks: !values["no-follow-symlinks"],
     json: values.json ?? false,
+    ...(limit === undefined ? {} : { limit }),
   };
 }
 
@@ -127,6 +139,8 @@ export function main(argv: readonly string[], io: CliIo): number {
         return resourceCommand(inv, io);
       case "explain":
         return explainCommand(inv, io);
+      case "search":
+        return searchCommand(inv, io);
       default:
         return validateCommand(inv, io);
     }
