@@ -9,7 +9,8 @@ import { merge } from "./merge.js";
 import { checkFormatRules } from "./rules.js";
 import { type Candidate, inspectSync, scanSync } from "./scan.js";
 import { keyLine, type ManifestFailure, parseManifest } from "./skill.js";
-import type { SkillConfig, SkillRoot, SkillWarning } from "./types.js";
+import type { SkillConfig, SkillRoot, SkillWarning, WarnSink } from "./types.js";
+import { emit } from "./warnings.js";
 
 /** Options of {@link validateSkills}. */
 export interface ValidateOptions {
@@ -25,6 +26,11 @@ export interface ValidateOptions {
    * @default false
    */
   asRoots?: boolean;
+  /**
+   * Receives the discovery warnings behind the findings (as a scan would emit them) instead of the
+   * global warn sink. @default the global sink (stderr unless set)
+   */
+  onWarning?: WarnSink;
 }
 
 const PROBLEM_RULES: Readonly<Record<ManifestFailure["problem"], string>> = {
@@ -126,6 +132,7 @@ function checkRoot(
   root: SkillRoot,
   reportEmpty: boolean,
   checked: Set<string>,
+  seen: SkillWarning[],
 ): Draft[] {
   const one: SkillConfig = { ...config, roots: [root] };
   const items = scanSync(one).roots[0] ?? [];
@@ -137,8 +144,10 @@ function checkRoot(
       out.push(...candidateFindings(item, config.followSymlinks));
     }
   }
-  // In-root duplicates are decided by the same merge discovery uses.
-  for (const list of merge(one, [items]).candidates.values()) {
+  // In-root duplicates are decided by the same merge discovery uses, which also gives the scan's warnings.
+  const merged = merge(one, [items]);
+  for (const w of merged.warnings) seen.push(w);
+  for (const list of merged.candidates.values()) {
     for (const c of list) {
       if (c.verdict !== "duplicate") continue;
       out.push({ ...draft("duplicate_skill", c.path, unprefix(c.reason, c.path)), skill: c.name });
@@ -150,9 +159,10 @@ function checkRoot(
   return out;
 }
 
-function checkSkill(config: SkillConfig, dir: string, checked: Set<string>): Draft[] {
+function checkSkill(config: SkillConfig, dir: string, checked: Set<string>, seen: SkillWarning[]): Draft[] {
   const item = inspectSync(config, dir);
   if (item === undefined) return [draft("not-a-skill", dir, "holds no SKILL.md; skipped")];
+  for (const w of merge(config, [[item]]).warnings) seen.push(w);
   if (item.kind === "warning") return [fromWarning(item.warning)];
   checked.add(item.path);
   return candidateFindings(item, config.followSymlinks);
@@ -173,15 +183,17 @@ export function validateSkills(paths: readonly string[], options: ValidateOption
     const received = Array.isArray(paths) ? "an empty array" : typeof paths;
     throw new StartupError(`validateSkills expects a non-empty array of paths, received ${received}`);
   }
-  const { asRoots = false, ...rest } = options;
-  const config = resolveConfig({ ...rest, roots: paths.map((p) => ({ path: p })) });
+  const { asRoots = false, onWarning } = options;
+  const config = resolveConfig({ ...options, roots: paths.map((p) => ({ path: p })) });
   const drafts: Draft[] = [];
   const checked = new Set<string>();
+  const seen: SkillWarning[] = [];
   for (const root of config.roots) {
     const target = asRoots ? { kind: "root" as const, dir: root.path } : classify(root.path);
     if (!("kind" in target)) drafts.push(target);
-    else if (target.kind === "root") drafts.push(...checkRoot(config, root, !asRoots, checked));
-    else drafts.push(...checkSkill(config, target.dir, checked));
+    else if (target.kind === "root") drafts.push(...checkRoot(config, root, !asRoots, checked, seen));
+    else drafts.push(...checkSkill(config, target.dir, checked, seen));
   }
+  emit(seen, onWarning);
   return report(drafts.map(finish), checked);
 }

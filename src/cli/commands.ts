@@ -1,5 +1,5 @@
 // The commands that read a loaded set of skills: list, show, resource, explain.
-import { type AgentSkills, createAgentSkills, SkillError, type SkillWarning, setWarnSink } from "../index.js";
+import { type AgentSkills, createAgentSkills, SkillError, type SkillWarning } from "../index.js";
 import { type CliIo, type Invocation, rootsOf } from "./context.js";
 import { cut, oneLine, pad, paint, showMessage, showPath, stripControls, toJson, widthOf } from "./text.js";
 
@@ -17,6 +17,8 @@ export function open(inv: Invocation, io: CliIo): AgentSkills {
     ...(inv.home === undefined ? {} : { home: inv.home }),
     strict: inv.strict,
     followSymlinks: inv.followSymlinks,
+    // The scan's warnings are on `warnings`; the global sink of a program importing the library is never touched.
+    onWarning: () => {},
   });
 }
 
@@ -62,17 +64,10 @@ export function showCommand(inv: Invocation, io: CliIo): number {
   const name = inv.args[0] ?? "";
   const skills = open(inv, io);
   // Resource warnings concern the skill shown, so they are printed; the scan's are list's business.
-  const warnings: SkillWarning[] = [];
-  setWarnSink((w) => warnings.push(w));
-  let content: ReturnType<AgentSkills["loadSkill"]>;
-  try {
-    content = skills.loadSkill(name);
-  } finally {
-    setWarnSink(null);
-  }
+  const content = skills.loadSkill(name);
   if (content === undefined) throw notFound(name);
   io.stdout(inv.json ? `${toJson(content)}\n` : `${stripControls(content.body)}\n`);
-  printWarnings(warnings, io);
+  printWarnings(content.warnings, io);
   return 0;
 }
 
