@@ -42,6 +42,24 @@ describe("search", () => {
     expect(matches[0]?.score).toBeGreaterThan(0);
   });
 
+  test("on a terminal the description is cut to its width; the scan's warnings go to stderr", () => {
+    const dir = root();
+    writeTree({ "broken/SKILL.md": "no frontmatter" }, dir);
+    const { code, out, err } = run(["search", "merge pdf files", "--limit", "1", "--root", dir], {
+      stdoutIsTTY: true,
+      columns: 40,
+      env: { NO_COLOR: "1" },
+    });
+    expect(code).toBe(0);
+    expect(out.split("\n")).toEqual([
+      "SCORE  NAME       DESCRIPTION",
+      "0.556  pdf-merge  Merge several PDF fil…",
+      "1 skill, best first",
+      "",
+    ]);
+    expect(err).toMatch(/^warning: invalid_skill: /);
+  });
+
   test("a request no skill serves says so and still exits 0", () => {
     expect(run(["search", "knit a winter scarf", "--root", root()])).toEqual({
       code: 0,

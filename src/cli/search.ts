@@ -7,7 +7,10 @@ import { cut, oneLine, pad, paint, toJson, widthOf } from "./text.js";
 /** `search QUERY`: a table of score, name and description, or `SkillMatch[]` as JSON. */
 export function searchCommand(inv: Invocation, io: CliIo): number {
   const skills = open(inv, io);
-  const matches: readonly SkillMatch[] = skills.search(inv.args[0] ?? "", { limit: inv.limit ?? 10 });
+  const matches: readonly SkillMatch[] = skills.search(
+    inv.args[0] ?? "",
+    inv.limit === undefined ? {} : { limit: inv.limit },
+  );
   if (inv.json) io.stdout(`${toJson(matches)}\n`);
   else {
     const { bold } = paint(io.stdoutIsTTY ?? false, io.env);
