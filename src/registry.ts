@@ -153,6 +153,7 @@ class Registry implements AgentSkills {
 
   search(query: string, options?: SearchOptions & { embed?: undefined }): readonly SkillMatch[];
   search(query: string, options: SearchOptions & { embed: EmbedFunction }): Promise<readonly SkillMatch[]>;
+  search(query: string, options?: SearchOptions): readonly SkillMatch[] | Promise<readonly SkillMatch[]>;
   search(query: string, options: SearchOptions = {}): readonly SkillMatch[] | Promise<readonly SkillMatch[]> {
     const resolved = resolveSearch(query, options);
     return searchIndex(this.#searchIndex(), query, resolved);

@@ -204,6 +204,12 @@ export function searchSkills(
   query: string,
   options: EmbeddingSearchOptions,
 ): Promise<readonly SkillMatch[]>;
+/** With options whose `embed` is not known statically: an array, or a Promise when `embed` is given. */
+export function searchSkills(
+  skills: readonly SkillInfo[],
+  query: string,
+  options?: SearchOptions,
+): readonly SkillMatch[] | Promise<readonly SkillMatch[]>;
 export function searchSkills(
   skills: readonly SkillInfo[],
   query: string,

@@ -196,6 +196,7 @@ export interface AgentSkills {
    */
   search(query: string, options?: SearchOptions & { embed?: undefined }): readonly SkillMatch[];
   search(query: string, options: SearchOptions & { embed: EmbedFunction }): Promise<readonly SkillMatch[]>;
+  search(query: string, options?: SearchOptions): readonly SkillMatch[] | Promise<readonly SkillMatch[]>;
   /** Warnings of the last successful scan, in the order they were produced. */
   readonly warnings: readonly SkillWarning[];
 }

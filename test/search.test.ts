@@ -7,8 +7,10 @@ import {
   createAgentSkills,
   type EmbedFunction,
   renderCatalog,
+  type SearchOptions,
   SkillError,
   type SkillInfo,
+  type SkillMatch,
   searchSkills,
 } from "../src/index.js";
 import { corpusRoots, corpusTest, fixtureRoots, manifest, skill, writeTree } from "./helpers/fixture.js";
@@ -115,6 +117,12 @@ describe("ranking", () => {
 
   test("metadata that is not prose (a homepage) is not searched", () => {
     expect(SHOP.search("quarterly", { floor: 0 })).toEqual([]);
+  });
+
+  test("options typed as plain SearchOptions are accepted; without embed the result is an array", () => {
+    const options: SearchOptions = { limit: 1 };
+    expect(names(SHOP.search("pdf", options) as readonly SkillMatch[])).toEqual(["pdf"]);
+    expect(names(searchSkills(SHOP.listSkills(), "pdf", options) as readonly SkillMatch[])).toEqual(["pdf"]);
   });
 
   test("limit caps the list; scores are descending and results frozen", () => {
