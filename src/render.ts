@@ -203,9 +203,12 @@ export function renderCatalog(
   const shape = SHAPES[options.format ?? "xml"];
   const { budget = Number.POSITIVE_INFINITY, filter, query } = options;
   const shown = filter === undefined ? skills : skills.filter((s) => filter(s));
-  const ranks = query === undefined ? undefined : relevanceRanks(shown, query);
+  // Ranked over the whole input, whose index is cached when it is a catalog from listSkills().
+  const rankOf = query === undefined ? undefined : relevanceRanks(skills, query);
   const costs = new Map<string, number>();
-  const entries = shown.map((s, index) => toEntry(s, index, ranks?.[index] ?? 0, shape, costs));
+  // Without a query every rank is equal; with one, a skill sharing no word with it ranks after all others.
+  const rankFor = (s: SkillInfo) => (rankOf === undefined ? 0 : (rankOf.get(s) ?? skills.length));
+  const entries = shown.map((s, index) => toEntry(s, index, rankFor(s), shape, costs));
   const kept = keepNames(shape, entries, budget);
   const cap = budget === Number.POSITIVE_INFINITY ? Number.POSITIVE_INFINITY : fairCap(shape, kept, budget);
   return Object.freeze({ text: render(shape, kept, cap), omitted: entries.length - kept.length });

@@ -220,14 +220,10 @@ export function searchSkills(
 }
 
 /**
- * Each skill's relevance rank for `query` (0 = most relevant); skills sharing no word with it rank
- * after all others, at `skills.length`. Used by renderCatalog to decide what a budget keeps.
+ * Each skill's relevance rank for `query` (0 = most relevant); skills sharing no word with it are
+ * absent. Used by renderCatalog to decide what a budget keeps.
  */
-export function relevanceRanks(skills: readonly SkillInfo[], query: string): number[] {
+export function relevanceRanks(skills: readonly SkillInfo[], query: string): Map<SkillInfo, number> {
   const index = indexOf(skills);
-  const ranks = new Array<number>(skills.length).fill(skills.length);
-  lexical(index, query, 0).forEach(([doc], rank) => {
-    ranks[doc] = rank;
-  });
-  return ranks;
+  return new Map(lexical(index, query, 0).map(([doc], rank) => [index.skills[doc] as SkillInfo, rank]));
 }

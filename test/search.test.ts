@@ -290,6 +290,14 @@ describe("renderCatalog with a query", () => {
     expect(shown(text)).toEqual(["kubernetes-deploy", "meeting-deck"]);
   });
 
+  test("the filter applies before the budget; relevance still decides among the skills it keeps", () => {
+    const budget = namesOnly(["meeting-deck"]);
+    const query = "k8s cluster manifests, then meeting notes to a presentation";
+    const filter = (s: SkillInfo) => s.name !== "kubernetes-deploy";
+    const { text, omitted } = renderCatalog(list, { format: "markdown", budget, query, filter });
+    expect([shown(text), omitted]).toEqual([["meeting-deck"], list.length - 2]);
+  });
+
   test("an exact name is kept first", () => {
     const budget = namesOnly(["vibes"]);
     const { text } = renderCatalog(list, { format: "markdown", budget, query: "vibes" });
