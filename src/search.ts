@@ -17,6 +17,7 @@ const DEFAULT_LIMIT = 10;
 const DEFAULT_FLOOR = 0.1;
 /** Once the best match clears the floor, the others are kept down to this share of it: a request's second-best skills often match fewer of its words. */
 const TAIL_SHARE = 0.25;
+/** Cosine similarity is model-specific; 0.5 keeps clearly related texts for common sentence embedders. */
 const DEFAULT_MIN_SIMILARITY = 0.5;
 /** The usual reciprocal-rank-fusion constant (Cormack et al. 2009): it damps the weight of the very top ranks. */
 const RRF_K = 60;
