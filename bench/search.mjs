@@ -124,8 +124,15 @@ console.log(
 console.log("| split | ranker | Recall@5 | Success@1 | MRR | nDCG@10 | no-answer empty |");
 console.log("| --- | --- | --- | --- | --- | --- | --- |");
 // While tuning, the held-out split stays out of sight.
-for (const split of values.tune ? ["dev"] : ["dev", "test", "all"]) {
-  const subset = queries.filter((q) => split === "all" || q.split === split);
+const SPLITS = {
+  dev: (q) => q.split === "dev",
+  test: (q) => q.split === "test",
+  test2: (q) => q.split === "test2",
+  "held-out": (q) => q.split !== "dev",
+  all: () => true,
+};
+for (const split of values.tune ? ["dev"] : Object.keys(SPLITS)) {
+  const subset = queries.filter(SPLITS[split]);
   for (const [label, rank] of Object.entries(rankers)) {
     const m = metrics(rank, subset);
     console.log(
