@@ -84,15 +84,18 @@ function headings(body: string): string {
   const out: string[] = [];
   let fenced = false;
   let length = 0;
-  for (const line of body.match(/^(?:#{1,6}[ \t]|```|~~~).*$/gm) ?? []) {
-    if (line.startsWith("#")) {
-      if (fenced) continue;
-      out.push(line);
+  // exec in a loop rather than match: it stops at the cap instead of scanning the whole body.
+  const line = /^(?:#{1,6}[ \t]|```|~~~).*$/gm;
+  for (let m = line.exec(body); m !== null; m = line.exec(body)) {
+    const text = m[0];
+    if (!text.startsWith("#")) fenced = !fenced;
+    else if (!fenced) {
+      out.push(text);
       // The first headings say what the skill is about; a long reference body's hundredth heading adds
       // build time (the whole set costs 4x the catalog) more than it adds to ranking.
-      length += line.length;
+      length += text.length;
       if (length >= HEADINGS_CHARS) break;
-    } else fenced = !fenced;
+    }
   }
   return out.join("\n");
 }
