@@ -134,11 +134,14 @@ async function fused(
   embed: EmbedFunction,
 ): Promise<SkillMatch[]> {
   const [vectors, queryVectors] = await Promise.all([skillVectors(index, embed), embed([query])]);
-  const q = queryVectors[0];
-  if (!Array.isArray(q) || vectors.length !== index.skills.length)
+  // The embedder is the caller's code: check its answer rather than fail deep inside cosine().
+  const count = (v: unknown) => (Array.isArray(v) ? v.length : typeof v);
+  if (count(vectors) !== index.skills.length || count(queryVectors) !== 1)
     throw invalid(
-      `embed must return one vector per text (${index.skills.length} skills, got ${vectors.length})`,
+      `embed must return one vector per text (${index.skills.length} skills and 1 query, got ${count(vectors)} and ${count(queryVectors)})`,
     );
+  if (!Array.isArray(q) || !vectors.every(Array.isArray))
+    throw invalid("embed must return arrays of numbers");
   const dense = vectors
     .map((v, doc): [number, number] => [doc, cosine(q, v)])
     .filter(([, s]) => s >= o.minSimilarity);

@@ -256,12 +256,19 @@ describe("fusion with an embedder", () => {
     expect(names(await s.search("flower", { embed })).length).toBeGreaterThan(0);
   });
 
-  test("an embedder that returns the wrong number of vectors is invalid_input", async () => {
+  test.each([
+    [
+      async () => [[1, 0]],
+      "search: embed must return one vector per text (4 skills and 1 query, got 1 and 1)",
+    ],
+    [
+      async () => ({}),
+      "search: embed must return one vector per text (4 skills and 1 query, got object and object)",
+    ],
+    [async (t: string[]) => t.map(() => "v"), "search: embed must return arrays of numbers"],
+  ])("an embedder that answers %s is invalid_input", async (embed, message) => {
     const s = store(rows);
-    const embed: EmbedFunction = async () => [[1, 0]];
-    await expect(s.search("flower", { embed })).rejects.toThrow(
-      "search: embed must return one vector per text (4 skills, got 1)",
-    );
+    await expect(s.search("flower", { embed: embed as unknown as EmbedFunction })).rejects.toThrow(message);
   });
 });
 
