@@ -140,6 +140,7 @@ async function fused(
     throw invalid(
       `embed must return one vector per text (${index.skills.length} skills and 1 query, got ${count(vectors)} and ${count(queryVectors)})`,
     );
+  const q = queryVectors[0];
   if (!Array.isArray(q) || !vectors.every(Array.isArray))
     throw invalid("embed must return arrays of numbers");
   const dense = vectors
