@@ -7,7 +7,7 @@ const STOPWORDS = new Set(
     "its just let me my need of on or our please should so some that the their them then there these this " +
     "those to up us use using via want was we what when where which while who why will with would you your " +
     "help hey hi able like lets im ive dont doesnt something thing things way also any all now right really " +
-    "very thanks thank out off turn keep keeps kind sure maybe one two three"
+    "very thanks thank out off turn kind sure maybe one two three"
   ).split(" "),
 );
 
