@@ -1,7 +1,7 @@
 // SkillInfo[] → the catalog text an agent puts in its prompt (xml, markdown or json), within a character budget.
 import { SkillError } from "./errors.js";
 import { cleanPath, cleanText, SHAPES, type Shape } from "./escape.js";
-import { relevanceRanks } from "./search.js";
+import { relevanceOrder } from "./search.js";
 import type { SkillInfo } from "./types.js";
 
 /** The text shapes {@link renderCatalog} can produce. */
@@ -44,8 +44,6 @@ const ELLIPSIS = "…";
 
 interface Entry {
   readonly index: number;
-  /** Relevance rank for the query (0 = most relevant); equal for all without one. */
-  readonly rank: number;
   readonly user: boolean;
   readonly name: string;
   readonly location: string;
@@ -57,13 +55,7 @@ interface Entry {
   readonly framed: number;
 }
 
-function toEntry(
-  skill: SkillInfo,
-  index: number,
-  rank: number,
-  shape: Shape,
-  costs: Map<string, number>,
-): Entry {
+function toEntry(skill: SkillInfo, index: number, shape: Shape, costs: Map<string, number>): Entry {
   const name = shape.name(cleanText(skill.name));
   const location = shape.location(cleanPath(skill.path));
   const points = Array.from(cleanText(skill.description));
@@ -75,7 +67,6 @@ function toEntry(
   }
   return {
     index,
-    rank,
     user: skill.scope === "user",
     name,
     location,
@@ -127,12 +118,10 @@ function renderedLength(shape: Shape, entries: readonly Entry[], cap: number): n
 
 /**
  * The least important skill goes first: user scope before workspace scope (a project's own skills
- * matter most to an agent working in it), then the less relevant to the query, then the later in the given order.
+ * matter most to an agent working in it), then the later in the given order.
  */
 function leastImportantFirst(entries: readonly Entry[]): Entry[] {
-  return [...entries].sort((a, b) =>
-    a.user !== b.user ? (a.user ? -1 : 1) : a.rank !== b.rank ? b.rank - a.rank : b.index - a.index,
-  );
+  return [...entries].sort((a, b) => (a.user === b.user ? b.index - a.index : a.user ? -1 : 1));
 }
 
 /** The entries whose names and locations fit `budget`, dropping the least important first. */
@@ -185,8 +174,8 @@ function checkInput(skills: unknown, options: RenderCatalogOptions): void {
  * Every field has control characters stripped and is escaped for the format; names and descriptions
  * become one line. Under a `budget`, the longest descriptions are shortened first, all to the same
  * length, ending in `…`; when even the names and locations do not fit, the least important skills
- * (user scope before workspace, then the least relevant to `query` if given, then the later in the list)
- * are left out and counted in `omitted`.
+ * (user scope before workspace, then the least relevant to `query` if given, else the later in the
+ * list) are left out and counted in `omitted`.
  * @throws {SkillError} `invalid_input` for a bad `skills` array or option, naming it and the value.
  * @example
  * const { text } = renderCatalog(skills.listSkills(), {
@@ -203,12 +192,10 @@ export function renderCatalog(
   const shape = SHAPES[options.format ?? "xml"];
   const { budget = Number.POSITIVE_INFINITY, filter, query } = options;
   const shown = filter === undefined ? skills : skills.filter((s) => filter(s));
-  // Ranked over the whole input, whose index is cached when it is a catalog from listSkills().
-  const rankOf = query === undefined ? undefined : relevanceRanks(skills, query);
   const costs = new Map<string, number>();
-  // Without a query every rank is equal; with one, a skill sharing no word with it ranks after all others.
-  const rankFor = (s: SkillInfo) => (rankOf === undefined ? 0 : (rankOf.get(s) ?? skills.length));
-  const entries = shown.map((s, index) => toEntry(s, index, rankFor(s), shape, costs));
+  // With a query, an entry's index is its place by relevance, so "the later first" drops the least relevant first.
+  const place = query === undefined ? undefined : relevanceOrder(skills, shown, query);
+  const entries = shown.map((s, index) => toEntry(s, place?.[index] ?? index, shape, costs));
   const kept = keepNames(shape, entries, budget);
   const cap = budget === Number.POSITIVE_INFINITY ? Number.POSITIVE_INFINITY : fairCap(shape, kept, budget);
   return Object.freeze({ text: render(shape, kept, cap), omitted: entries.length - kept.length });

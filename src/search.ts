@@ -225,10 +225,23 @@ export function searchSkills(
 }
 
 /**
- * Each skill's relevance rank for `query` (0 = most relevant); skills sharing no word with it are
- * absent. Used by renderCatalog to decide what a budget keeps.
+ * For each of `shown` (a subset of `skills`, in its order), its place when ranked by relevance to
+ * `query`: 0 for the best, the exact name first, skills sharing no word with the query last, ties in
+ * list order. Ranked over the whole of `skills`, whose index is cached when it is a catalog from
+ * `listSkills()`. Used by renderCatalog, which drops the highest place first.
  */
-export function relevanceRanks(skills: readonly SkillInfo[], query: string): Map<SkillInfo, number> {
+export function relevanceOrder(
+  skills: readonly SkillInfo[],
+  shown: readonly SkillInfo[],
+  query: string,
+): number[] {
   const index = indexOf(skills);
-  return new Map(lexical(index, query, 0).map(([doc], rank) => [index.skills[doc] as SkillInfo, rank]));
+  const rank = new Map(lexical(index, query, 0).map(([doc], r) => [index.skills[doc] as SkillInfo, r]));
+  const rankOf = (i: number) => rank.get(shown[i] as SkillInfo) ?? Number.POSITIVE_INFINITY;
+  const byRelevance = shown.map((_, i) => i).sort((a, b) => rankOf(a) - rankOf(b) || a - b);
+  const place = new Array<number>(shown.length);
+  byRelevance.forEach((i, p) => {
+    place[i] = p;
+  });
+  return place;
 }
