@@ -305,6 +305,20 @@ describe("renderCatalog with a query", () => {
     expect([shown(text), omitted]).toEqual([["meeting-deck"], list.length - 2]);
   });
 
+  test("workspace skills are still kept before user skills, however relevant these are", () => {
+    const user = writeTree({ "kube/SKILL.md": skill("kube", "Deploy to a Kubernetes cluster.") });
+    const workspace = writeTree({ "notes/SKILL.md": skill("notes", "Keep meeting notes.") });
+    const both = createAgentSkills({
+      roots: [{ path: user, scope: "user" }, { path: workspace }],
+    }).listSkills();
+    const budget = renderCatalog(
+      both.filter((s) => s.name === "notes").map((s) => ({ ...s, description: "" })),
+      { format: "markdown" },
+    ).text.length;
+    const { text } = renderCatalog(both, { format: "markdown", budget, query: "k8s cluster" });
+    expect(shown(text)).toEqual(["notes"]);
+  });
+
   test("an exact name is kept first", () => {
     const budget = namesOnly(["vibes"]);
     const { text } = renderCatalog(list, { format: "markdown", budget, query: "vibes" });
