@@ -115,6 +115,14 @@ describe("ranking", () => {
     expect(names(s.search(query))).toEqual([expected]);
   });
 
+  test("phrases people use: page me → on-call alerting", () => {
+    const s = store([
+      ["oncall-alerts", "Send PagerDuty alerts to the on-call engineer."],
+      ["page-builder", "Build a landing page for me."],
+    ]);
+    expect(names(s.search("page me when the site goes down"))[0]).toBe("oncall-alerts");
+  });
+
   test("metadata that is not prose (a homepage) is not searched", () => {
     expect(SHOP.search("quarterly", { floor: 0 })).toEqual([]);
   });
