@@ -207,6 +207,17 @@ describe("bodies and refresh", () => {
   });
 });
 
+describe("refreshAsync", () => {
+  test("a skill added on disk is found after refreshAsync()", async () => {
+    const root = writeTree({ "a/SKILL.md": skill("a", "Convert spreadsheets to CSV.") });
+    const s = createAgentSkills({ roots: [{ path: root }] });
+    expect(s.search("invoices")).toEqual([]);
+    writeTree({ "c/SKILL.md": skill("c", "Chase unpaid invoices.") }, root);
+    await s.refreshAsync();
+    expect(names(s.search("invoices"))).toEqual(["c"]);
+  });
+});
+
 /** A fake embedder: each text becomes counts of a few topic words, so similarity is known in advance. */
 function fakeEmbedder(): { embed: EmbedFunction; calls: string[][] } {
   const topics = ["flower", "garden", "invoice"];
