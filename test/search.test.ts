@@ -115,6 +115,15 @@ describe("ranking", () => {
     expect(names(s.search(query))).toEqual([expected]);
   });
 
+  test("a synonym that is a phrase counts only where all its words occur", () => {
+    const s = store([
+      ["trainer", "Train machine learning models."],
+      ["sewing", "Repair a sewing machine."],
+      ["tutor", "Learning plans for students."],
+    ]);
+    expect(names(s.search("ml", { floor: 0 }))).toEqual(["trainer"]);
+  });
+
   test("phrases people use: page me → on-call alerting", () => {
     const s = store([
       ["oncall-alerts", "Send PagerDuty alerts to the on-call engineer."],
