@@ -2,10 +2,9 @@
 import { SkillError } from "./errors.js";
 import { cleanPath, cleanText, SHAPES, type Shape } from "./escape.js";
 import { relevanceOrder } from "./search.js";
-import type { SkillInfo } from "./types.js";
+import type { CatalogFormat, SkillInfo } from "./types.js";
 
-/** The text shapes {@link renderCatalog} can produce. */
-export type CatalogFormat = "xml" | "markdown" | "json";
+export type { CatalogFormat } from "./types.js";
 
 /** Options of {@link renderCatalog}. */
 export interface RenderCatalogOptions {

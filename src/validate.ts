@@ -1,9 +1,9 @@
 // Paths → a validation report: manifest errors, discovery warnings and the agentskills.io rules of every skill found.
 import * as path from "node:path";
 import { resolveConfig } from "./config.js";
-import { describeError, StartupError } from "./errors.js";
+import { StartupError } from "./errors.js";
 import { type Draft, finish, report, SCHEMA_HINTS, type ValidationReport } from "./findings.js";
-import { readdirSync, readManifest, runSync, statSync } from "./fsx.js";
+import { fsCode, readdirSync, readManifest, runSync, statSync } from "./fsx.js";
 import { decodeUtf8, splitManifest } from "./manifest.js";
 import { merge } from "./merge.js";
 import { checkFormatRules } from "./rules.js";
@@ -67,8 +67,9 @@ function reread(file: string, follow: boolean): { bytes: Uint8Array; frontmatter
     return read.kind === "ok" && split?.ok
       ? { bytes: read.bytes, frontmatter: split.frontmatter }
       : undefined;
-  } catch {
+  } catch (e) {
     // The file changed since the scan; its findings then simply carry no line.
+    fsCode(e);
     return undefined;
   }
 }
@@ -123,7 +124,7 @@ function classify(p: string): { kind: "root" | "skill"; dir: string } | Draft {
     const holdsManifest = readdirSync(p).some((e) => e.name.toLowerCase() === "skill.md");
     return { kind: holdsManifest ? "skill" : "root", dir: p };
   } catch (e) {
-    return draft("unreadable", p, `cannot be read (${describeError(e)})`);
+    return draft("unreadable", p, `cannot be read (${fsCode(e)})`);
   }
 }
 
