@@ -1,5 +1,6 @@
 // The scan's records and its cache: what one scan found per root and directory, and the memo that lets
 // the next scan skip what did not change. Types and the scan context only, shared by scan.ts and inspect.ts.
+import * as path from "node:path";
 import type { DirEntry, Stat } from "./fsx.js";
 import type { ManifestOutcome } from "./skill.js";
 import type { SkillConfig, SkillWarning } from "./types.js";
@@ -56,19 +57,54 @@ export interface ScanCache {
 /** A cache that knows nothing: the first scan's. */
 export const NO_CACHE: ScanCache = { dirs: new Map(), roots: new Map() };
 
+/**
+ * Where a watcher saw changes since the last scan. With a hint, a root or skill directory it does not
+ * name is taken from the last scan as it is, without a look, as long as that scan could vouch for it
+ * (its signatures were old enough to trust); what it names is checked as usual.
+ */
+export interface ScanHint {
+  /** Roots whose listing may have changed. */
+  readonly roots: ReadonlySet<string>;
+  /** Skill directories whose listing or manifest may have changed. */
+  readonly dirs: ReadonlySet<string>;
+  /** Roots every directory of which must be checked. */
+  readonly wholeRoots: ReadonlySet<string>;
+}
+
 /** One scan's state: the config, the cache it reads and the one it fills. */
 export interface Context {
   readonly config: SkillConfig;
   readonly previous: ScanCache;
+  readonly hint: ScanHint | undefined;
   readonly next: { readonly dirs: Map<string, DirMemo>; readonly roots: Map<string, RootMemo> };
   /** Signatures of changes after these instants (ms) are not trusted: [fine-grained, whole-second] timestamps. */
   readonly after: readonly [number, number];
 }
 
 /** The state of a scan that starts now. */
-export function context(config: SkillConfig, previous: ScanCache): Context {
+export function context(config: SkillConfig, previous: ScanCache, hint?: ScanHint): Context {
   const now = Date.now();
-  return { config, previous, next: { dirs: new Map(), roots: new Map() }, after: [now - 100, now - 2000] };
+  const next = { dirs: new Map(), roots: new Map() };
+  return { config, previous, hint, next, after: [now - 100, now - 2000] };
+}
+
+/**
+ * What the last scan found in a directory the hint does not name and could vouch for (its signatures
+ * were old enough to trust), carried over without a look; `false` when the directory must be inspected.
+ */
+export function unhinted(ctx: Context, dir: string): { readonly item: Candidate | undefined } | false {
+  const { hint } = ctx;
+  if (hint === undefined || hint.dirs.has(dir) || hint.wholeRoots.has(path.dirname(dir))) return false;
+  const prev = ctx.previous.dirs.get(dir);
+  if (prev === undefined || prev.dirSig === "" || (prev.listing.chosen !== undefined && prev.fileSig === ""))
+    return false;
+  ctx.next.dirs.set(dir, prev);
+  return prev;
+}
+
+/** Whether a hint lets a root's last listing (taken with signature `sig`) be used without a look. */
+export function unhintedRoot(ctx: Context, root: string, sig: string): boolean {
+  return ctx.hint !== undefined && !ctx.hint.roots.has(root) && sig !== "";
 }
 
 /**

@@ -1,5 +1,11 @@
 // The commands that read a loaded set of skills: list, show, resource, explain.
-import { type AgentSkills, createAgentSkills, SkillError, type SkillWarning } from "../index.js";
+import {
+  type AgentSkills,
+  createAgentSkills,
+  SkillError,
+  type SkillWarning,
+  type WarnSink,
+} from "../index.js";
 import { type CliIo, type Invocation, rootsOf } from "./context.js";
 import { cut, oneLine, pad, paint, showMessage, showPath, stripControls, toJson, widthOf } from "./text.js";
 
@@ -8,8 +14,8 @@ export const DEFAULT_WIDTH = 80;
 /** A description never gets fewer columns than this, even if the line then wraps. */
 const MIN_DESCRIPTION = 20;
 
-/** The skills of the invocation's roots. */
-export function open(inv: Invocation, io: CliIo): AgentSkills {
+/** The instance an invocation names; its warnings go to `onWarning` (by default nowhere: they are on `warnings`). */
+export function open(inv: Invocation, io: CliIo, onWarning: WarnSink = () => {}): AgentSkills {
   return createAgentSkills({
     roots: rootsOf(inv, io),
     cwd: io.cwd,
@@ -18,11 +24,11 @@ export function open(inv: Invocation, io: CliIo): AgentSkills {
     strict: inv.strict,
     followSymlinks: inv.followSymlinks,
     // The scan's warnings are on `warnings`; the global sink of a program importing the library is never touched.
-    onWarning: () => {},
+    onWarning,
   });
 }
 
-/** The scan's warnings on stderr, one line each. */
+/** Print warnings to stderr, one line each. */
 export function printWarnings(warnings: readonly SkillWarning[], io: CliIo): void {
   const yellow = paint(io.stderrIsTTY ?? false, io.env).yellow;
   for (const w of warnings) io.stderr(`${yellow("warning")}: ${w.code}: ${showMessage(w.message, io.cwd)}\n`);

@@ -27,6 +27,8 @@ export interface CliIo {
   readonly stderrIsTTY?: boolean;
   /** The terminal's width in columns, when standard output is a terminal. */
   readonly columns?: number;
+  /** Ends a long-running command (`list --watch`); bin.ts aborts it on SIGINT and SIGTERM. */
+  readonly signal?: AbortSignal;
 }
 
 /** The command line after parsing, shared by every command. */
@@ -51,6 +53,8 @@ export interface Invocation {
   readonly json: boolean;
   /** --limit, for search. */
   readonly limit?: number;
+  /** --watch (list only). */
+  readonly watch?: boolean;
 }
 
 /** The roots of an invocation: those given, else the preset's for the workspace and home. */

@@ -30,6 +30,8 @@ Options
   --no-follow-symlinks    ignore symlinked skill directories, manifests and resources
   --json                  machine-readable output on stdout
   --limit N               search: the most skills shown
+  --watch                 list: keep watching and print each change as it happens (--json: one
+                          object per line); Ctrl-C stops
   -h, --help              this help
   --version               the version
 

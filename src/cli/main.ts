@@ -8,6 +8,7 @@ import { HELP, USAGE } from "./help.js";
 import { searchCommand } from "./search.js";
 import { oneLine, paint, showMessage } from "./text.js";
 import { validateCommand } from "./validate.js";
+import { watchListCommand } from "./watch.js";
 
 export type { CliIo } from "./context.js";
 
@@ -31,6 +32,7 @@ const OPTIONS = {
   "no-follow-symlinks": { type: "boolean" },
   json: { type: "boolean" },
   limit: { type: "string" },
+  watch: { type: "boolean" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean" },
 } as const;
@@ -61,6 +63,7 @@ function parse(argv: readonly string[], io: CliIo): Invocation | "help" | "versi
       `${command} takes ${wanted} argument${arity[0] === 1 ? "" : "s"}, received ${args.length}`,
     );
   }
+  if (values.watch && command !== "list") throw new UsageError("--watch goes with list only");
   const preset = values.preset ?? "clarvis";
   if (!Object.hasOwn(PRESETS, preset)) {
     throw new UsageError(`--preset must be clarvis, agents or claude, received ${JSON.stringify(preset)}`);
@@ -104,6 +107,7 @@ function parse(argv: readonly string[], io: CliIo): Invocation | "help" | "versi
     followSymlinks: !values["no-follow-symlinks"],
     json: values.json ?? false,
     ...(limit === undefined ? {} : { limit }),
+    watch: values.watch ?? false,
   };
 }
 
@@ -115,10 +119,11 @@ function version(): string {
 
 /**
  * Run the command line `argv` (without the node and script paths) against `io`.
- * @returns the exit code: 0 ok, 1 errors found or the operation failed, 2 bad usage.
+ * @returns the exit code: 0 ok, 1 errors found or the operation failed, 2 bad usage; a promise of it
+ * for `list --watch`, which runs until `io.signal` aborts.
  * @example process.exitCode = main(process.argv.slice(2), { stdout: …, stderr: …, cwd: process.cwd(), env: process.env })
  */
-export function main(argv: readonly string[], io: CliIo): number {
+export function main(argv: readonly string[], io: CliIo): number | Promise<number> {
   const red = paint(io.stderrIsTTY ?? false, io.env).red;
   try {
     const inv = parse(argv, io);
@@ -132,7 +137,7 @@ export function main(argv: readonly string[], io: CliIo): number {
     }
     switch (inv.command) {
       case "list":
-        return listCommand(inv, io);
+        return inv.watch ? watchListCommand(inv, io) : listCommand(inv, io);
       case "show":
         return showCommand(inv, io);
       case "resource":
