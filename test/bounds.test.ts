@@ -137,3 +137,36 @@ describe("finding 10: metadata is JSON data whatever the tags say", () => {
     expect(validateSkills([root], { onWarning: () => {} }).findings.map((f) => f.rule)).toEqual([]);
   });
 });
+
+describe("the async scan gives the event loop its turns", () => {
+  // Frontmatter the fast path declines, as costly as the limits let it be (tens of ms each here).
+  const costly = (i: number) => {
+    const anchors = Array.from({ length: 30 }, (_, k) => `&a${k} {k: [1, 2, {x: y}]}`).join(", ");
+    let text = `name: s${i}\ndescription: "d: x"\nm: [${anchors}]\nu: [`;
+    for (let k = 0; k < MAX_ALIASES; k++) text += `*a${k % 30}, `;
+    text += "0]\nz: [";
+    while (text.length < MAX_YAML_LENGTH - 100) text += "{a: [b, {c: d}]}, ";
+    return `${text}0]`;
+  };
+
+  test("parses costlier than the turn budget each get a turn of their own, not one shared stretch", async () => {
+    const n = 40;
+    const root = writeTree(
+      Object.fromEntries(Array.from({ length: n }, (_, i) => [`s${i}/SKILL.md`, manifest(costly(i))])),
+    );
+    // Counts the event loop's turns while the scan runs: a scan that parsed every manifest in one
+    // stretch (all reads done, then all parses) let it turn only a few times.
+    let turns = 0;
+    let ticking = true;
+    const tick = () => {
+      turns++;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const { createAgentSkillsAsync } = await import("../src/index.js");
+    const s = await createAgentSkillsAsync({ roots: [{ path: root }], onWarning: () => {} });
+    ticking = false;
+    expect(s.listSkills()).toHaveLength(n);
+    expect(turns).toBeGreaterThanOrEqual(n / 2);
+  });
+});
