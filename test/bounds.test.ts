@@ -48,6 +48,16 @@ describe("finding 1: aliases are counted before yaml composes the text", () => {
     });
   });
 
+  test("an anchor defined twice: each alias weighs what it stands for, the definition before it", () => {
+    // Weighed against the later, long definition, the aliases in b would pass the expansion limit.
+    const long = "w".repeat(MAX_EXPANDED_WEIGHT / 16);
+    const refs = Array.from({ length: MAX_ALIASES - 1 }, () => "*x").join(", ");
+    const { s, messages } = scan(`name: x\ndescription: d\na: &x s\nb: [${refs}]\nc: &x ${long}\nd: *x`);
+    expect(messages).toEqual([]);
+    expect(s.getSkill("x")?.metadata.b).toEqual(Array.from({ length: MAX_ALIASES - 1 }, () => "s"));
+    expect(s.getSkill("x")?.metadata.d).toBe(long);
+  });
+
   test("frontmatter the fast path declines is refused past the full parser's length limit", () => {
     // A tag makes the fast path decline; the text is then one character over the limit.
     const head = "name: x\ndescription: d\nt: !!str y\npad: ";
