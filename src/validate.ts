@@ -9,7 +9,9 @@ import { merge } from "./merge.js";
 import { checkFormatRules } from "./rules.js";
 import { type Candidate, inspectSync, scanSync } from "./scan.js";
 import { keyLine, type ManifestFailure, parseManifest } from "./skill.js";
+import { checkClientRules, VALIDATION_TARGETS, type ValidationTarget } from "./targets.js";
 import type { SkillConfig, SkillRoot, SkillWarning } from "./types.js";
+import { findSkillDirs, nearMisses } from "./walk.js";
 
 /** Options of {@link validateSkills}. */
 export interface ValidateOptions {
@@ -25,6 +27,30 @@ export interface ValidateOptions {
    * @default false
    */
   asRoots?: boolean;
+  /**
+   * Find manifests at any depth below each path (up to 32 folders deep, skipping `node_modules` and
+   * `.git`, each real folder read once), each checked as a skill of its parent directory. A skill
+   * directory's subfolders are not searched. @default false
+   */
+  recursive?: boolean;
+  /**
+   * Also check the rules this client is documented (or coded) to enforce: `agentskills` (only the
+   * specification's fields), `claude` (reserved words, XML tags), `codex` (file name, short
+   * description). Its rules are errors. @default none
+   */
+  target?: ValidationTarget;
+}
+
+/** Validation's own settings, next to the resolved discovery config. */
+interface Check {
+  readonly config: SkillConfig;
+  readonly target: ValidationTarget | undefined;
+  readonly checked: Set<string>;
+}
+
+/** Push without spreading: `push(...xs)` throws RangeError once `xs` holds ~120,000 items. */
+function append<T>(to: T[], items: readonly T[]): void {
+  for (const item of items) to.push(item);
 }
 
 const PROBLEM_RULES: Readonly<Record<ManifestFailure["problem"], string>> = {
@@ -52,7 +78,7 @@ const at = (line?: number, column?: number) => ({
   ...(column === undefined ? {} : { column }),
 });
 
-/** The manifest's bytes and frontmatter text, read again only when a finding needs a line number. */
+/** The manifest's bytes and frontmatter text, read again only when a finding needs a line number or excerpt. */
 function reread(file: string, follow: boolean): { bytes: Uint8Array; frontmatter: string } | undefined {
   try {
     const read = runSync(readManifest(file, !follow));
@@ -67,24 +93,36 @@ function reread(file: string, follow: boolean): { bytes: Uint8Array; frontmatter
   }
 }
 
-function candidateFindings(c: Candidate, follow: boolean): Draft[] {
+/** The text of file line `line` (the frontmatter starts on line 2), to show under a YAML finding. */
+function excerpt(frontmatter: string | undefined, line: number | undefined): { excerpt?: string } {
+  const text = line === undefined ? undefined : frontmatter?.split("\n")[line - 2];
+  return text === undefined ? {} : { excerpt: text.replace(/\r$/, "") };
+}
+
+function candidateFindings(c: Candidate, check: Check): Draft[] {
   const { outcome } = c;
+  const follow = check.config.followSymlinks;
   if (!outcome.ok) {
     const hint = outcome.key === undefined ? undefined : SCHEMA_HINTS[outcome.key];
     // Some stage messages read as a predicate of the file ("is not valid UTF-8"): give them their subject.
     const message = /^(?:is|does|has|cannot) /.test(outcome.message)
       ? `${path.basename(c.path)} ${outcome.message}`
       : outcome.message;
+    const yaml = outcome.problem === "yaml" ? reread(c.path, follow) : undefined;
     return [
       {
         ...draft(PROBLEM_RULES[outcome.problem], c.path, message),
         ...at(outcome.line, outcome.column),
+        ...excerpt(yaml?.frontmatter, outcome.line),
         ...(hint === undefined ? {} : { hint }),
       },
     ];
   }
   const out: Draft[] = [];
-  const broken = checkFormatRules(outcome.fields.metadata, c.dirName);
+  const broken = [
+    ...checkFormatRules(outcome.fields.metadata, c.dirName),
+    ...checkClientRules(outcome.fields.metadata, c.path, check.target),
+  ];
   const text = broken.length > 0 || outcome.repaired ? reread(c.path, follow) : undefined;
   for (const w of c.warnings) {
     // name-matches-dir below says the same, with a hint.
@@ -94,7 +132,12 @@ function candidateFindings(c: Candidate, follow: boolean): Draft[] {
     if (original === undefined || original.ok || original.line === undefined) out.push(fromWarning(w));
     else {
       const message = `frontmatter is not valid YAML (${original.message}); it loads only after quoting values that contain ": "`;
-      out.push({ ...fromWarning(w), message, ...at(original.line, original.column) });
+      out.push({
+        ...fromWarning(w),
+        message,
+        ...at(original.line, original.column),
+        ...excerpt(text?.frontmatter, original.line),
+      });
     }
   }
   for (const f of broken) {
@@ -121,12 +164,8 @@ function classify(p: string): { kind: "root" | "skill"; dir: string } | Draft {
   }
 }
 
-function checkRoot(
-  config: SkillConfig,
-  root: SkillRoot,
-  reportEmpty: boolean,
-  checked: Set<string>,
-): Draft[] {
+function checkRoot(check: Check, root: SkillRoot, reportEmpty: boolean): Draft[] {
+  const { config, checked } = check;
   const one: SkillConfig = { ...config, roots: [root] };
   const items = scanSync(one).roots[0] ?? [];
   const out: Draft[] = [];
@@ -134,7 +173,7 @@ function checkRoot(
     if (item.kind === "warning") out.push(fromWarning(item.warning));
     else {
       checked.add(item.path);
-      out.push(...candidateFindings(item, config.followSymlinks));
+      append(out, candidateFindings(item, check));
     }
   }
   // In-root duplicates are decided by the same merge discovery uses.
@@ -150,12 +189,47 @@ function checkRoot(
   return out;
 }
 
-function checkSkill(config: SkillConfig, dir: string, checked: Set<string>): Draft[] {
-  const item = inspectSync(config, dir);
+function checkSkill(check: Check, dir: string): Draft[] {
+  const item = inspectSync(check.config, dir);
   if (item === undefined) return [draft("not-a-skill", dir, "holds no SKILL.md; skipped")];
   if (item.kind === "warning") return [fromWarning(item.warning)];
-  checked.add(item.path);
-  return candidateFindings(item, config.followSymlinks);
+  check.checked.add(item.path);
+  return candidateFindings(item, check);
+}
+
+/** `--recursive`: every skill directory at any depth below `dir`, each checked as a skill. */
+function checkTree(check: Check, dir: string): Draft[] {
+  const walk = findSkillDirs(dir, check.config.followSymlinks);
+  const out = walk.problems.map((p) => draft("walk-incomplete", p.path, p.message));
+  for (const skill of walk.skills) append(out, checkSkill(check, skill));
+  return out;
+}
+
+const HINT_MISSING_ROOT = "check --root, --workspace and --home: agent-skills roots shows where it looks";
+
+/** Checking nothing is a failure: a CI gate pointed one folder too high must not pass. */
+function nothingChecked(p: string, drafts: readonly Draft[], recursive: boolean): Draft | undefined {
+  // An error under the path already fails the run and says more.
+  const within = (f: string) => f === p || f.startsWith(p.endsWith(path.sep) ? p : p + path.sep);
+  if (drafts.some((d) => within(d.file) && finish(d).severity === "error")) return undefined;
+  if (statSync(p) === undefined) {
+    return { ...draft("no-manifest", p, "does not exist, so nothing was checked"), hint: HINT_MISSING_ROOT };
+  }
+  const near = nearMisses(p).map((f) => path.relative(p, f) || path.basename(f));
+  const found =
+    near.length === 0
+      ? ""
+      : `; found ${near.map((n) => JSON.stringify(n)).join(", ")}: a manifest must be named SKILL.md`;
+  const where = recursive ? "at any depth below it" : "in it or in its subfolders";
+  return {
+    ...draft("no-manifest", p, `no SKILL.md was found ${where}, so nothing was checked${found}`),
+    hint:
+      near.length > 0
+        ? "rename the file to SKILL.md"
+        : recursive
+          ? "check the path: each skill is a folder holding a SKILL.md"
+          : "give the folder of skill directories, a skill directory, or add --recursive",
+  };
 }
 
 /**
@@ -173,15 +247,29 @@ export function validateSkills(paths: readonly string[], options: ValidateOption
     const received = Array.isArray(paths) ? "an empty array" : typeof paths;
     throw new StartupError(`validateSkills expects a non-empty array of paths, received ${received}`);
   }
-  const { asRoots = false, ...rest } = options;
-  const config = resolveConfig({ ...rest, roots: paths.map((p) => ({ path: p })) });
-  const drafts: Draft[] = [];
-  const checked = new Set<string>();
-  for (const root of config.roots) {
-    const target = asRoots ? { kind: "root" as const, dir: root.path } : classify(root.path);
-    if (!("kind" in target)) drafts.push(target);
-    else if (target.kind === "root") drafts.push(...checkRoot(config, root, !asRoots, checked));
-    else drafts.push(...checkSkill(config, target.dir, checked));
+  const { asRoots = false, recursive = false, target, ...rest } = options;
+  if (target !== undefined && !(VALIDATION_TARGETS as readonly unknown[]).includes(target)) {
+    throw new StartupError(
+      `option "target" must be ${VALIDATION_TARGETS.map((t) => JSON.stringify(t)).join(", ")} or undefined, received ${JSON.stringify(target)}`,
+    );
   }
-  return report(drafts.map(finish), checked);
+  const config = resolveConfig({ ...rest, roots: paths.map((p) => ({ path: p })) });
+  const check: Check = { config, target, checked: new Set() };
+  let drafts: Draft[] = [];
+  for (const root of config.roots) {
+    const found = asRoots ? { kind: "root" as const, dir: root.path } : classify(root.path);
+    if (!("kind" in found)) drafts.push(found);
+    else if (recursive && found.kind === "root") append(drafts, checkTree(check, found.dir));
+    else if (found.kind === "root") append(drafts, checkRoot(check, root, !asRoots));
+    else append(drafts, checkSkill(check, found.dir));
+  }
+  if (check.checked.size === 0) {
+    // The per-root "holds no skill directory" warnings say less than the error that replaces them.
+    drafts = drafts.filter((d) => d.rule !== "no-skills");
+    for (const root of config.roots) {
+      const nothing = nothingChecked(root.path, drafts, recursive);
+      if (nothing !== undefined) drafts.push(nothing);
+    }
+  }
+  return report(drafts.map(finish), check.checked);
 }

@@ -24,6 +24,8 @@ const NEEDS_FIXES = [
   "",
 ].join("\n");
 
+const EXCERPT = "description: Use when: the user asks for release notes";
+
 describe("validate", () => {
   test("a folder of skills: each finding located with its fix, then counts by rule; exit 1 on errors", () => {
     expect(run(["validate", "examples/needs-fixes"])).toEqual({ code: 1, out: NEEDS_FIXES, err: "" });
@@ -45,10 +47,18 @@ describe("validate", () => {
     });
   });
 
-  test("missing roots are silent; a missing PATH is an error", () => {
+  test("roots that check nothing fail (issue 11: exit 0 on 0 skills); a missing PATH is an error", () => {
     expect(run(["validate", "--root", "no/such/root"])).toEqual({
-      code: 0,
-      out: "ok: 0 skills checked; 0 errors, 0 warnings\n",
+      code: 1,
+      out: [
+        "no/such/root: error no-manifest: does not exist, so nothing was checked",
+        "  fix: check --root, --workspace and --home: agent-skills roots shows where it looks",
+        "",
+        "findings by rule:",
+        "  error    no-manifest  1",
+        "failed: 0 skills checked; 1 error, 0 warnings",
+        "",
+      ].join("\n"),
       err: "",
     });
     expect(run(["validate", "no/such/path"])).toEqual({
@@ -117,6 +127,7 @@ describe("validate", () => {
           message:
             'frontmatter is not valid YAML (invalid YAML: Nested mappings are not allowed in compact mappings); it loads only after quoting values that contain ": "',
           hint: "put the value in double quotes: strict mode and strict YAML parsers reject it as written",
+          excerpt: EXCERPT,
         },
         {
           severity: "error",
