@@ -26,5 +26,6 @@ export type {
   SkillWarning,
   WarnSink,
 } from "./types.js";
+export { VALIDATION_TARGETS, type ValidationTarget } from "./targets.js";
 export { type ValidateOptions, validateSkills } from "./validate.js";
 export { setWarnSink, type WarningCode } from "./warnings.js";

@@ -1,6 +1,7 @@
 // Frontmatter keys and client rules: unknown-field (every run) and the rules a --target client is documented or coded to enforce.
 import * as path from "node:path";
 import type { RuleFinding } from "./rules.js";
+import { closest } from "./spelling.js";
 
 /** The clients `validateSkills` can check for, beyond the open format's rules. */
 export const VALIDATION_TARGETS = ["agentskills", "claude", "codex"] as const;
@@ -41,37 +42,6 @@ const EXTENSION_FIELDS = [
 ];
 
 const KNOWN: readonly string[] = [...SPEC_FIELDS, ...EXTENSION_FIELDS];
-
-/** Edit distance, capped: anything above `max` is reported as `max + 1`. */
-function distance(a: string, b: string, max: number): number {
-  if (Math.abs(a.length - b.length) > max) return max + 1;
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      row.push(Math.min((previous[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost));
-    }
-    previous = row;
-  }
-  return Math.min(previous[b.length] ?? 0, max + 1);
-}
-
-/**
- * The closest of `candidates` to `word`: the same once case, `_` and spaces are set aside, or within an
- * edit distance of 2 (1 for words of 4 characters or fewer, where 2 would match almost anything).
- */
-export function closest(word: string, candidates: Iterable<string>): string | undefined {
-  const norm = (s: string) => s.toLowerCase().replace(/[_\s]+/g, "-");
-  const max = word.length <= 4 ? 1 : 2;
-  let best: string | undefined;
-  let bestDistance = max + 1;
-  for (const c of candidates) {
-    const d = norm(c) === norm(word) ? 0 : distance(norm(word), norm(c), max);
-    if (d < bestDistance) [best, bestDistance] = [c, d];
-  }
-  return best;
-}
 
 function unknownField(key: string, rule: string, known: readonly string[], why: string): RuleFinding {
   const near = closest(key, known);

@@ -93,9 +93,9 @@ function reread(file: string, follow: boolean): { bytes: Uint8Array; frontmatter
   }
 }
 
-/** The text of file line `line` (the frontmatter starts on line 2), to show under a YAML finding. */
-function excerpt(frontmatter: string | undefined, line: number | undefined): { excerpt?: string } {
-  const text = line === undefined ? undefined : frontmatter?.split("\n")[line - 2];
+/** The text of file line `line`, to show under a YAML finding. */
+function excerpt(file: { bytes: Uint8Array } | undefined, line: number | undefined): { excerpt?: string } {
+  const text = line === undefined || file === undefined ? undefined : decodeUtf8(file.bytes)?.split("\n")[line - 1];
   return text === undefined ? {} : { excerpt: text.replace(/\r$/, "") };
 }
 
@@ -113,7 +113,7 @@ function candidateFindings(c: Candidate, check: Check): Draft[] {
       {
         ...draft(PROBLEM_RULES[outcome.problem], c.path, message),
         ...at(outcome.line, outcome.column),
-        ...excerpt(yaml?.frontmatter, outcome.line),
+        ...excerpt(yaml, outcome.line),
         ...(hint === undefined ? {} : { hint }),
       },
     ];
@@ -136,7 +136,7 @@ function candidateFindings(c: Candidate, check: Check): Draft[] {
         ...fromWarning(w),
         message,
         ...at(original.line, original.column),
-        ...excerpt(text?.frontmatter, original.line),
+        ...excerpt(text, original.line),
       });
     }
   }

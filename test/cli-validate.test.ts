@@ -10,6 +10,8 @@ const NEEDS_FIXES = [
   'examples/needs-fixes/pdf-tools/SKILL.md:2: error name-matches-dir: name "PDF_Tools" differs from its directory name "pdf-tools"',
   "  fix: give the directory and the name the same value",
   'examples/needs-fixes/release-notes/SKILL.md:3:14: warning yaml_repaired: frontmatter is not valid YAML (invalid YAML: Nested mappings are not allowed in compact mappings); it loads only after quoting values that contain ": "',
+  "  | description: Use when: the user asks for release notes",
+  "  |              ^",
   "  fix: put the value in double quotes: strict mode and strict YAML parsers reject it as written",
   "examples/needs-fixes/release-notes/SKILL.md:4: error metadata-strings: metadata must be a map of string keys to string values",
   "  fix: quote each value, and flatten nested maps into keys such as `author`, `version`",
@@ -36,6 +38,8 @@ describe("validate", () => {
       code: 1,
       out: [
         'examples/workspace/.clarvis/skills/broken/SKILL.md:4:1: error yaml-syntax: invalid YAML: Missing closing "quote',
+        "  | ---",
+        "  | ^",
         '  fix: fix the YAML here; put values that contain ": " or start with [ { ` @ in double quotes',
         "",
         "findings by rule:",

@@ -1,31 +1,33 @@
 // The commands that read a loaded set of skills: list, show, resource, explain.
-import { type AgentSkills, createAgentSkills, SkillError, type SkillWarning, setWarnSink } from "../index.js";
-import { type CliIo, type Invocation, rootsOf } from "./context.js";
-import { cut, oneLine, pad, paint, showMessage, showPath, stripControls, toJson, widthOf } from "./text.js";
+import * as path from "node:path";
+import { type AgentSkills, SkillError, type SkillWarning, setWarnSink } from "../index.js";
+import { closest } from "../spelling.js";
+import { noteSearched } from "./catalog.js";
+import { CliError, type CliIo, type Invocation, open, printWarnings } from "./context.js";
+import { cut, oneLine, outputWidth, pad, paint, showMessage, showPath, stripControls, toJson, widthOf } from "./text.js";
 
-/** Columns assumed when standard output is not a terminal. */
-const DEFAULT_WIDTH = 80;
 /** A description never gets fewer columns than this, even if the line then wraps. */
 const MIN_DESCRIPTION = 20;
 
-function open(inv: Invocation, io: CliIo): AgentSkills {
-  return createAgentSkills({
-    roots: rootsOf(inv, io),
-    cwd: io.cwd,
-    ...(inv.workspace === undefined ? {} : { workspace: inv.workspace }),
-    ...(inv.home === undefined ? {} : { home: inv.home }),
-    strict: inv.strict,
-    followSymlinks: inv.followSymlinks,
-  });
+/**
+ * The likely meant skill for an unknown `name`: one whose directory is called `name` (its frontmatter
+ * name differs), else the closest spelling among the names served.
+ */
+function didYouMean(skills: AgentSkills, name: string): string {
+  const list = skills.listSkills();
+  const byDir = list.find((s) => path.basename(s.dir) === name);
+  if (byDir !== undefined) {
+    return `; did you mean ${JSON.stringify(byDir.name)}? (its directory is ${JSON.stringify(name)}, its frontmatter name differs)`;
+  }
+  const near = closest(name, list.map((s) => s.name));
+  return near === undefined ? "" : `; did you mean ${JSON.stringify(near)}?`;
 }
 
-function printWarnings(warnings: readonly SkillWarning[], io: CliIo): void {
-  const yellow = paint(io.stderrIsTTY ?? false, io.env).yellow;
-  for (const w of warnings) io.stderr(`${yellow("warning")}: ${w.code}: ${showMessage(w.message, io.cwd)}\n`);
-}
-
-function notFound(name: string): SkillError {
-  return new SkillError("not_found", `no skill named ${JSON.stringify(name)} is loaded`, { skill: name });
+/** `not_found` for an unknown skill, with a hint, after saying on stderr where the CLI looked if it found nothing. */
+function notFound(skills: AgentSkills, name: string, io: CliIo, lead?: string): SkillError {
+  noteSearched(skills, io);
+  const message = lead ?? `no skill named ${JSON.stringify(name)} is loaded`;
+  return new SkillError("not_found", `${message}${didYouMean(skills, name)}`, { skill: name });
 }
 
 /** `list`: the catalog as a table cut to the terminal, or `SkillInfo[]` as JSON. */
@@ -35,7 +37,7 @@ export function listCommand(inv: Invocation, io: CliIo): number {
   if (inv.json) io.stdout(`${toJson(list)}\n`);
   else {
     const { bold } = paint(io.stdoutIsTTY ?? false, io.env);
-    const width = io.stdoutIsTTY && io.columns !== undefined && io.columns > 0 ? io.columns : DEFAULT_WIDTH;
+    const width = outputWidth(io, inv.wide);
     const rows = list.map((s) => [
       oneLine(s.name),
       s.scope,
@@ -43,7 +45,11 @@ export function listCommand(inv: Invocation, io: CliIo): number {
       oneLine(s.description),
     ]);
     const head = ["NAME", "SCOPE", "SOURCE", "DESCRIPTION"];
-    const widths = [0, 1, 2].map((i) => Math.max(...[head, ...rows].map((r) => widthOf(r[i] ?? ""))));
+    // A loop, not Math.max(...rows): a spread of 130,000 arguments overflows the stack.
+    const widths = [0, 0, 0];
+    for (const r of [head, ...rows]) {
+      for (let i = 0; i < 3; i++) widths[i] = Math.max(widths[i] ?? 0, widthOf(r[i] ?? ""));
+    }
     const left = widths.reduce((a, b) => a + b + 2, 0);
     const room = Math.max(MIN_DESCRIPTION, width - left);
     const line = (r: readonly string[]) =>
@@ -52,6 +58,7 @@ export function listCommand(inv: Invocation, io: CliIo): number {
     io.stdout(`${list.length} skill${list.length === 1 ? "" : "s"}\n`);
   }
   printWarnings(skills.warnings, io);
+  noteSearched(skills, io);
   return 0;
 }
 
@@ -68,19 +75,30 @@ export function showCommand(inv: Invocation, io: CliIo): number {
   } finally {
     setWarnSink(null);
   }
-  if (content === undefined) throw notFound(name);
+  if (content === undefined) throw notFound(skills, name, io);
   io.stdout(inv.json ? `${toJson(content)}\n` : `${stripControls(content.body)}\n`);
   printWarnings(warnings, io);
   return 0;
 }
 
-/** `resource NAME REL`: the confined absolute path. A refusal throws its SkillError, printed by main. */
+/**
+ * `resource NAME REL`: the confined absolute path, printed exactly: a path is never rewritten, since a
+ * rewritten path names another file. A path holding a control character cannot be printed as text
+ * without rewriting it (or letting it drive the terminal), so text mode refuses it; `--json` prints it
+ * escaped, exactly. A refusal throws, and main prints it.
+ */
 export function resourceCommand(inv: Invocation, io: CliIo): number {
   const [name = "", rel = ""] = inv.args;
-  const resolved = open(inv, io).resourcePath(name, rel);
-  io.stdout(
-    inv.json ? `${toJson({ skill: name, resource: rel, path: resolved })}\n` : `${stripControls(resolved)}\n`,
-  );
+  const skills = open(inv, io);
+  if (!skills.listSkills().some((s) => s.name === name)) throw notFound(skills, name, io);
+  const resolved = skills.resourcePath(name, rel);
+  if (inv.json) io.stdout(`${toJson({ skill: name, resource: rel, path: resolved })}\n`);
+  else if (stripControls(resolved) !== resolved || /[\t\n]/.test(resolved)) {
+    throw new CliError(
+      "unprintable_path",
+      `the path of resource ${JSON.stringify(rel)} of skill ${JSON.stringify(name)} holds control characters; run with --json to get it exactly`,
+    );
+  } else io.stdout(`${resolved}\n`);
   return 0;
 }
 
@@ -90,10 +108,11 @@ export function explainCommand(inv: Invocation, io: CliIo): number {
   const skills = open(inv, io);
   const candidates = skills.explain(name);
   if (candidates.length === 0) {
-    throw new SkillError(
-      "not_found",
+    throw notFound(
+      skills,
+      name,
+      io,
       `no root offers a skill named ${JSON.stringify(name)} (run agent-skills list to see the names)`,
-      { skill: name },
     );
   }
   if (inv.json) {

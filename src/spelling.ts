@@ -1,0 +1,32 @@
+// Near misses: the closest of a set of words to a misspelt one, for "did you mean" hints.
+
+/** Edit distance, capped: anything above `max` is reported as `max + 1`. */
+function distance(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      row.push(Math.min((previous[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost));
+    }
+    previous = row;
+  }
+  return Math.min(previous[b.length] ?? 0, max + 1);
+}
+
+/**
+ * The closest of `candidates` to `word`: the same once case, `_` and spaces are set aside, or within an
+ * edit distance of 2 (1 for words of 4 characters or fewer, where 2 would match almost anything).
+ */
+export function closest(word: string, candidates: Iterable<string>): string | undefined {
+  const norm = (s: string) => s.toLowerCase().replace(/[_\s]+/g, "-");
+  const max = word.length <= 4 ? 1 : 2;
+  let best: string | undefined;
+  let bestDistance = max + 1;
+  for (const c of candidates) {
+    const d = norm(c) === norm(word) ? 0 : distance(norm(word), norm(c), max);
+    if (d < bestDistance) [best, bestDistance] = [c, d];
+  }
+  return best;
+}
