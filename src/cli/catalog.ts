@@ -1,7 +1,7 @@
 // The commands about the whole set: catalog (the prompt block) and roots (where the CLI looked), and the note list prints when it found nothing.
 import { statSync } from "../fsx.js";
 import { type AgentSkills, renderCatalog, type SkillRoot } from "../index.js";
-import { type CliIo, type Invocation, open } from "./context.js";
+import { type CliIo, type Invocation, open, printWarnings } from "./context.js";
 import { oneLine, pad, paint, showPath, toJson } from "./text.js";
 
 /** What a root turned out to be at the scan. */
@@ -86,6 +86,7 @@ export function catalogCommand(inv: Invocation, io: CliIo): number {
   });
   if (inv.json) io.stdout(`${toJson({ text, omitted })}\n`);
   else if (text !== "") io.stdout(`${text}\n`);
+  printWarnings(skills.warnings, io);
   if (omitted > 0) {
     io.stderr(`note: ${plural(omitted, "skill")} of ${list.length} left out (over the budget, or a location that cannot be shown)\n`);
   }

@@ -10,6 +10,23 @@ import { cut, oneLine, outputWidth, pad, paint, showMessage, showPath, stripCont
 const MIN_DESCRIPTION = 20;
 
 /**
+ * `head` and `rows` as aligned lines: every column padded to its widest cell in display columns, the
+ * last one cut so the line fits `width` (but never to fewer than 20 columns).
+ */
+export function table(head: readonly string[], rows: readonly (readonly string[])[], width: number): string[] {
+  const last = head.length - 1;
+  // A loop, not Math.max(...rows): a spread of 130,000 arguments overflows the stack.
+  const widths = head.map(() => 0);
+  for (const r of [head, ...rows]) {
+    for (let i = 0; i < last; i++) widths[i] = Math.max(widths[i] ?? 0, widthOf(r[i] ?? ""));
+  }
+  const room = Math.max(MIN_DESCRIPTION, width - widths.slice(0, last).reduce((a, b) => a + b + 2, 0));
+  const line = (r: readonly string[]) =>
+    [...r.slice(0, last).map((c, i) => pad(c, widths[i] ?? 0)), cut(r[last] ?? "", room)].join("  ").trimEnd();
+  return [line(head), ...rows.map(line)];
+}
+
+/**
  * The likely meant skill for an unknown `name`: one whose directory is called `name` (its frontmatter
  * name differs), else the closest spelling among the names served.
  */
@@ -45,16 +62,8 @@ export function listCommand(inv: Invocation, io: CliIo): number {
       oneLine(s.description),
     ]);
     const head = ["NAME", "SCOPE", "SOURCE", "DESCRIPTION"];
-    // A loop, not Math.max(...rows): a spread of 130,000 arguments overflows the stack.
-    const widths = [0, 0, 0];
-    for (const r of [head, ...rows]) {
-      for (let i = 0; i < 3; i++) widths[i] = Math.max(widths[i] ?? 0, widthOf(r[i] ?? ""));
-    }
-    const left = widths.reduce((a, b) => a + b + 2, 0);
-    const room = Math.max(MIN_DESCRIPTION, width - left);
-    const line = (r: readonly string[]) =>
-      [...r.slice(0, 3).map((c, i) => pad(c, widths[i] ?? 0)), cut(r[3] ?? "", room)].join("  ").trimEnd();
-    if (rows.length > 0) io.stdout(`${bold(line(head))}\n${rows.map(line).join("\n")}\n`);
+    const lines = table(head, rows, width);
+    if (rows.length > 0) io.stdout(`${bold(lines[0] ?? "")}\n${lines.slice(1).join("\n")}\n`);
     io.stdout(`${list.length} skill${list.length === 1 ? "" : "s"}\n`);
   }
   printWarnings(skills.warnings, io);
