@@ -88,7 +88,8 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
  * Whether a path holds a control character or a lone surrogate: neither can be written into a catalog
  * without rewriting the path, and a rewritten path names another file, so such a path is not shown.
  */
-export const unshowablePath = (s: string) => CONTROL_TEST.test(s) || new RegExp(LONE_SURROGATE.source).test(s);
+export const unshowablePath = (s: string) =>
+  CONTROL_TEST.test(s) || new RegExp(LONE_SURROGATE.source).test(s);
 /** Names and descriptions also become one line: white space runs become one space. */
 export const cleanText = (s: string) =>
   s.replace(CONTROL_BUT_SPACE, "").replace(LONE_SURROGATE, "\ufffd").replace(/\s+/g, " ").trim();

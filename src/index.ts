@@ -11,6 +11,7 @@ export {
   renderCatalog,
 } from "./render.js";
 export { type SkillFrontmatter, skillFrontmatterSchema } from "./schema.js";
+export { VALIDATION_TARGETS, type ValidationTarget } from "./targets.js";
 export type {
   AgentSkills,
   AgentSkillsOptions,
@@ -26,6 +27,5 @@ export type {
   SkillWarning,
   WarnSink,
 } from "./types.js";
-export { VALIDATION_TARGETS, type ValidationTarget } from "./targets.js";
 export { type ValidateOptions, validateSkills } from "./validate.js";
 export { setWarnSink, type WarningCode } from "./warnings.js";

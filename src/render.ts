@@ -1,6 +1,6 @@
 // SkillInfo[] → the catalog text an agent puts in its prompt (xml, markdown or json), within a character budget.
 import { SkillError } from "./errors.js";
-import { cleanText, unshowablePath, SHAPES, type Shape } from "./escape.js";
+import { cleanText, SHAPES, type Shape, unshowablePath } from "./escape.js";
 import type { SkillInfo } from "./types.js";
 
 /** The text shapes {@link renderCatalog} can produce. */

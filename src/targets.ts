@@ -1,7 +1,7 @@
 // Frontmatter keys and client rules: unknown-field (every run) and the rules a --target client is documented or coded to enforce.
 import * as path from "node:path";
 import type { RuleFinding } from "./rules.js";
-import { closest } from "./spelling.js";
+import { speller } from "./spelling.js";
 
 /** The clients `validateSkills` can check for, beyond the open format's rules. */
 export const VALIDATION_TARGETS = ["agentskills", "claude", "codex"] as const;
@@ -42,9 +42,10 @@ const EXTENSION_FIELDS = [
 ];
 
 const KNOWN: readonly string[] = [...SPEC_FIELDS, ...EXTENSION_FIELDS];
+const NEAR_SPEC = speller(SPEC_FIELDS);
+const NEAR_KNOWN = speller(KNOWN);
 
-function unknownField(key: string, rule: string, known: readonly string[], why: string): RuleFinding {
-  const near = closest(key, known);
+function unknownField(key: string, rule: string, near: string | undefined, why: string): RuleFinding {
   return {
     rule,
     key,
@@ -57,7 +58,11 @@ function unknownField(key: string, rule: string, known: readonly string[], why: 
 }
 
 const XML_TAG = /<\/?[A-Za-z][^<>]*>/;
-const fold = (s: string) => s.split(/\s+/).filter((w) => w !== "").join(" ");
+const fold = (s: string) =>
+  s
+    .split(/\s+/)
+    .filter((w) => w !== "")
+    .join(" ");
 
 /**
  * The key rules for `frontmatter`: `unknown-field` (a warning) for a key neither the specification nor
@@ -72,9 +77,23 @@ export function checkClientRules(
   const out: RuleFinding[] = [];
   for (const key of Object.keys(frontmatter)) {
     if (target === "agentskills" && !SPEC_FIELDS.includes(key)) {
-      out.push(unknownField(key, "agentskills-fields", SPEC_FIELDS, "is not a field of the Agent Skills specification"));
+      out.push(
+        unknownField(
+          key,
+          "agentskills-fields",
+          NEAR_SPEC(key),
+          "is not a field of the Agent Skills specification",
+        ),
+      );
     } else if (!KNOWN.includes(key)) {
-      out.push(unknownField(key, "unknown-field", KNOWN, "is not a field of the specification or of a major client"));
+      out.push(
+        unknownField(
+          key,
+          "unknown-field",
+          NEAR_KNOWN(key),
+          "is not a field of the specification or of a major client",
+        ),
+      );
     }
   }
   const name = String(frontmatter.name);

@@ -8,7 +8,7 @@ import { decodeUtf8, splitManifest } from "./manifest.js";
 import { merge } from "./merge.js";
 import { checkFormatRules } from "./rules.js";
 import { type Candidate, inspectSync, scanSync } from "./scan.js";
-import { keyLine, type ManifestFailure, parseManifest } from "./skill.js";
+import { type ManifestFailure, parseManifest } from "./skill.js";
 import { checkClientRules, VALIDATION_TARGETS, type ValidationTarget } from "./targets.js";
 import type { SkillConfig, SkillRoot, SkillWarning } from "./types.js";
 import { findSkillDirs, nearMisses } from "./walk.js";
@@ -93,9 +93,26 @@ function reread(file: string, follow: boolean): { bytes: Uint8Array; frontmatter
   }
 }
 
+/**
+ * The file line of each top-level key written in `frontmatter` (first occurrence), built once per
+ * manifest: a skill with a thousand unknown keys must not rescan its text once per finding.
+ */
+function keyLines(frontmatter: string): Map<string, number> {
+  const map = new Map<string, number>();
+  frontmatter.split("\n").forEach((text, i) => {
+    const colon = text.indexOf(":");
+    if (colon <= 0 || text.startsWith(" ") || text.startsWith("\t")) return;
+    const raw = text.slice(0, colon);
+    const key = /^(["']).*\1$/.test(raw) ? raw.slice(1, -1) : raw;
+    if (!map.has(key)) map.set(key, i + 2);
+  });
+  return map;
+}
+
 /** The text of file line `line`, to show under a YAML finding. */
 function excerpt(file: { bytes: Uint8Array } | undefined, line: number | undefined): { excerpt?: string } {
-  const text = line === undefined || file === undefined ? undefined : decodeUtf8(file.bytes)?.split("\n")[line - 1];
+  const text =
+    line === undefined || file === undefined ? undefined : decodeUtf8(file.bytes)?.split("\n")[line - 1];
   return text === undefined ? {} : { excerpt: text.replace(/\r$/, "") };
 }
 
@@ -140,8 +157,9 @@ function candidateFindings(c: Candidate, check: Check): Draft[] {
       });
     }
   }
+  const lines = text === undefined ? undefined : keyLines(text.frontmatter);
   for (const f of broken) {
-    const line = text === undefined ? undefined : keyLine(text.frontmatter, f.key);
+    const line = lines?.get(f.key);
     out.push({ ...draft(f.rule, c.path, f.message), skill: outcome.fields.name, hint: f.hint, ...at(line) });
   }
   return out;

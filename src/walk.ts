@@ -37,7 +37,10 @@ export function findSkillDirs(top: string, follow: boolean): Walk {
       seen.add(real);
       if (++read > MAX_WALK_DIRS) {
         if (read === MAX_WALK_DIRS + 1) {
-          problems.push({ path: top, message: `has over ${MAX_WALK_DIRS} folders; the rest were not searched` });
+          problems.push({
+            path: top,
+            message: `has over ${MAX_WALK_DIRS} folders; the rest were not searched`,
+          });
         }
         return;
       }
@@ -81,7 +84,8 @@ export function nearMisses(top: string, limit = 5): string[] {
     for (const e of entries) {
       if (found.length >= limit) return;
       if (e.type !== "dir" && isNearMiss(e.name)) found.push(path.join(dir, e.name));
-      else if (e.type === "dir" && depth < 2 && !SKIPPED.has(e.name)) visit(path.join(dir, e.name), depth + 1);
+      else if (e.type === "dir" && depth < 2 && !SKIPPED.has(e.name))
+        visit(path.join(dir, e.name), depth + 1);
     }
   };
   visit(top, 0);

@@ -66,7 +66,10 @@ describe("catalog", () => {
   test("--json gives { text, omitted }; an empty catalog prints nothing and says where it looked", () => {
     const { code, out } = run(["catalog", "--json", "--format", "json", ...EXAMPLE]);
     expect(code).toBe(0);
-    expect(JSON.parse(out)).toEqual({ text: renderCatalog(exampleSkills(), { format: "json" }).text, omitted: 0 });
+    expect(JSON.parse(out)).toEqual({
+      text: renderCatalog(exampleSkills(), { format: "json" }).text,
+      omitted: 0,
+    });
     const empty = tempDir();
     expect(run(["catalog", "--root", empty])).toEqual({
       code: 0,
@@ -77,8 +80,8 @@ describe("catalog", () => {
 
   test.each([
     [["catalog", "--format", "html"], '--format must be xml, markdown or json, received "html"'],
-    [["catalog", "--budget=-1"], "--budget must be a non-negative integer, received \"-1\""],
-    [["catalog", "--budget", "1e3"], "--budget must be a non-negative integer, received \"1e3\""],
+    [["catalog", "--budget=-1"], '--budget must be a non-negative integer, received "-1"'],
+    [["catalog", "--budget", "1e3"], '--budget must be a non-negative integer, received "1e3"'],
     [["list", "--budget", "10"], "--budget is not an option of list"],
     [["list", "--target", "claude"], "--target is not an option of list"],
     [["validate", "--wide"], "--wide is not an option of validate"],
@@ -114,10 +117,20 @@ describe("roots, and where list looked", () => {
   });
 
   test("roots --json: { path, scope, source, state, skills } for ok, missing, not a directory and unreadable", () => {
-    const base = writeTree({ "r/a/SKILL.md": skill("a"), "file": "x", "locked/b/SKILL.md": skill("b") });
-    const argv = ["roots", "--json", "--root", `${base}/r`, "--user-root", `${base}/nope`, "--root", `${base}/file`];
+    const base = writeTree({ "r/a/SKILL.md": skill("a"), file: "x", "locked/b/SKILL.md": skill("b") });
+    const argv = [
+      "roots",
+      "--json",
+      "--root",
+      `${base}/r`,
+      "--user-root",
+      `${base}/nope`,
+      "--root",
+      `${base}/file`,
+    ];
     setFaultHook((op, p) => {
-      if (op === "readdir" && p === `${base}/locked`) throw Object.assign(new Error("denied"), { code: "EACCES" });
+      if (op === "readdir" && p === `${base}/locked`)
+        throw Object.assign(new Error("denied"), { code: "EACCES" });
     });
     try {
       const { code, out } = run([...argv, "--root", `${base}/locked`]);
@@ -164,14 +177,18 @@ describe("not_found hints", () => {
 
   test("a close spelling is suggested by show, explain and resource", () => {
     const hint = '; did you mean "pdf"?';
-    expect(run(["show", "pfd", ...EXAMPLE]).err).toBe(`error: not_found: no skill named "pfd" is loaded${hint}\n`);
+    expect(run(["show", "pfd", ...EXAMPLE]).err).toBe(
+      `error: not_found: no skill named "pfd" is loaded${hint}\n`,
+    );
     expect(run(["explain", "pdff", ...EXAMPLE]).err).toBe(
       `error: not_found: no root offers a skill named "pdff" (run agent-skills list to see the names)${hint}\n`,
     );
     expect(run(["resource", "PDF", "x", ...EXAMPLE]).err).toBe(
       `error: not_found: no skill named "PDF" is loaded${hint}\n`,
     );
-    expect(run(["show", "zzzzzz", ...EXAMPLE]).err).toBe('error: not_found: no skill named "zzzzzz" is loaded\n');
+    expect(run(["show", "zzzzzz", ...EXAMPLE]).err).toBe(
+      'error: not_found: no skill named "zzzzzz" is loaded\n',
+    );
   });
 
   test("an unknown name in roots that do not exist says where it looked", () => {
@@ -187,7 +204,12 @@ describe("--json failures are one JSON object on stdout, nothing on stderr", () 
   test.each([
     [["show", "nope", "--json", ...EXAMPLE], 1, "not_found", 'no skill named "nope" is loaded'],
     [["frob", "--json"], 2, "usage", 'unknown command "frob"'],
-    [["catalog", "--json", "--budget", "x"], 2, "usage", '--budget must be a non-negative integer, received "x"'],
+    [
+      ["catalog", "--json", "--budget", "x"],
+      2,
+      "usage",
+      '--budget must be a non-negative integer, received "x"',
+    ],
     [
       ["list", "--json", "--workspace", "no/such/dir"],
       1,
@@ -201,7 +223,11 @@ describe("--json failures are one JSON object on stdout, nothing on stderr", () 
       'resource "../../x" of skill "pdf" leads outside the skill directory',
     ],
   ])("%j", (argv, exit, code, message) => {
-    expect(run(argv)).toEqual({ code: exit, out: `${JSON.stringify({ error: { code, message } }, null, 2)}\n`, err: "" });
+    expect(run(argv)).toEqual({
+      code: exit,
+      out: `${JSON.stringify({ error: { code, message } }, null, 2)}\n`,
+      err: "",
+    });
   });
 });
 
@@ -229,7 +255,10 @@ describe("widths: --wide, COLUMNS, display columns", () => {
   const long = "word ".repeat(30).trim();
   const root = writeTree({
     "a/SKILL.md": skill("a", long),
-    "wide/SKILL.md": skill("日本語", "説明文です。これは長い説明です。これは長い説明です。これは長い説明です。"),
+    "wide/SKILL.md": skill(
+      "日本語",
+      "説明文です。これは長い説明です。これは長い説明です。これは長い説明です。",
+    ),
   });
 
   test("off a terminal the table is cut to COLUMNS, else 80; --wide never cuts", () => {
@@ -242,7 +271,11 @@ describe("widths: --wide, COLUMNS, display columns", () => {
   });
 
   test("on a terminal its width wins over COLUMNS", () => {
-    const r = run(["list", "--root", root], { stdoutIsTTY: true, columns: 60, env: { COLUMNS: "200", NO_COLOR: "1" } });
+    const r = run(["list", "--root", root], {
+      stdoutIsTTY: true,
+      columns: 60,
+      env: { COLUMNS: "200", NO_COLOR: "1" },
+    });
     expect(Math.max(...r.out.split("\n").map(widthOf))).toBe(60);
   });
 
@@ -256,8 +289,15 @@ describe("widths: --wide, COLUMNS, display columns", () => {
   });
 
   test("widthOf, cut and outputWidth", () => {
-    expect([widthOf("abc"), widthOf("日本"), widthOf("e\u0301"), widthOf("😀"), widthOf("ｱ")]).toEqual([3, 4, 1, 2, 1]);
-    expect([cut("日本語", 5), cut("日本語", 6), cut("abc", 1), cut("abc", 0)]).toEqual(["日本…", "日本語", "…", ""]);
+    expect([widthOf("abc"), widthOf("日本"), widthOf("e\u0301"), widthOf("😀"), widthOf("ｱ")]).toEqual([
+      3, 4, 1, 2, 1,
+    ]);
+    expect([cut("日本語", 5), cut("日本語", 6), cut("abc", 1), cut("abc", 0)]).toEqual([
+      "日本…",
+      "日本語",
+      "…",
+      "",
+    ]);
     expect(outputWidth({ env: { COLUMNS: "0" } }, false)).toBe(80);
     expect(outputWidth({ env: { COLUMNS: "120" } }, false)).toBe(120);
     expect(outputWidth({ env: {} }, true)).toBe(Number.POSITIVE_INFINITY);

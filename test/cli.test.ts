@@ -56,7 +56,10 @@ describe("--help and --version", () => {
   });
 
   test("help of an unknown command is a usage error", () => {
-    for (const argv of [["--help", "frob"], ["help", "frob"]]) {
+    for (const argv of [
+      ["--help", "frob"],
+      ["help", "frob"],
+    ]) {
       expect(run(argv)).toEqual({ code: 2, out: "", err: `error: unknown command "frob"\n${usageTail}` });
     }
   });

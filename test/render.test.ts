@@ -220,7 +220,9 @@ describe("budget", () => {
     expect(md(floor.length - 1)).toEqual({ text: line("a", "Short one."), omitted: 1 });
     // Issue 11: it used to shorten every description down to one letter ("X…") before leaving any out.
     for (let budget = 0; budget <= full.length; budget++) {
-      for (const e of md(budget).text.split("\n").filter((l) => l !== "")) {
+      for (const e of md(budget)
+        .text.split("\n")
+        .filter((l) => l !== "")) {
         const description = /^- [ab]: (.*) \(`/.exec(e)?.[1] ?? "";
         expect(description === "Short one." || [...description].length >= MIN_DESCRIPTION).toBe(true);
       }
@@ -307,7 +309,7 @@ describe("budget properties", () => {
   const format = fc.constantFrom<CatalogFormat>("xml", "markdown", "json");
   const budget = fc.nat({ max: 2400 });
   const runs = { seed: 20240611, numRuns: 400 };
-  const points = (s: string) => [...s.replace(/\u0000/g, "").replace(/\s+/g, " ").trim()];
+  const points = (s: string) => [...s.replaceAll("\u0000", "").replace(/\s+/g, " ").trim()];
   /** Each description at its floor: its first 60 characters and …, a space before the … dropped. */
   const floorLength = (skills: readonly SkillInfo[], f: CatalogFormat) =>
     renderCatalog(

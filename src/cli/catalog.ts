@@ -24,7 +24,8 @@ export function rootReports(skills: AgentSkills): RootReport[] {
   // Every valid skill is a candidate for a served name (an overridden one shares its winner's name).
   for (const info of skills.listSkills()) {
     for (const c of skills.explain(info.name)) {
-      if (c.verdict === "winner" || c.verdict === "overridden") counts[c.rootIndex] = (counts[c.rootIndex] ?? 0) + 1;
+      if (c.verdict === "winner" || c.verdict === "overridden")
+        counts[c.rootIndex] = (counts[c.rootIndex] ?? 0) + 1;
     }
   }
   const warned = new Map<string, RootState>();
@@ -35,7 +36,13 @@ export function rootReports(skills: AgentSkills): RootReport[] {
   }
   return roots.map((r, i) => {
     const state = warned.get(r.path) ?? (statSync(r.path) === undefined ? "missing" : "ok");
-    return { path: r.path, scope: r.scope, source: r.source, state, skills: state === "ok" ? (counts[i] ?? 0) : 0 };
+    return {
+      path: r.path,
+      scope: r.scope,
+      source: r.source,
+      state,
+      skills: state === "ok" ? (counts[i] ?? 0) : 0,
+    };
   });
 }
 
@@ -62,7 +69,9 @@ export function noteSearched(skills: AgentSkills, io: CliIo): void {
   const none = reports.every((r) => r.state !== "ok");
   if (!none && skills.listSkills().length > 0) return;
   const why = none ? "none of these roots exists" : "no skill found in these roots";
-  io.stderr(`note: ${why} (agent-skills roots shows them; --root PATH adds one):\n${rootLines(reports, io).join("\n")}\n`);
+  io.stderr(
+    `note: ${why} (agent-skills roots shows them; --root PATH adds one):\n${rootLines(reports, io).join("\n")}\n`,
+  );
 }
 
 /** `roots`: the roots in precedence order with scope, source and state; `--json` an array. */
@@ -71,7 +80,9 @@ export function rootsCommand(inv: Invocation, io: CliIo): number {
   if (inv.json) io.stdout(`${toJson(reports)}\n`);
   else {
     const { bold } = paint(io.stdoutIsTTY ?? false, io.env);
-    io.stdout(`${bold("roots, lowest precedence first (the last root wins):")}\n${rootLines(reports, io).join("\n")}\n`);
+    io.stdout(
+      `${bold("roots, lowest precedence first (the last root wins):")}\n${rootLines(reports, io).join("\n")}\n`,
+    );
   }
   return 0;
 }
@@ -88,7 +99,9 @@ export function catalogCommand(inv: Invocation, io: CliIo): number {
   else if (text !== "") io.stdout(`${text}\n`);
   printWarnings(skills.warnings, io);
   if (omitted > 0) {
-    io.stderr(`note: ${plural(omitted, "skill")} of ${list.length} left out (over the budget, or a location that cannot be shown)\n`);
+    io.stderr(
+      `note: ${plural(omitted, "skill")} of ${list.length} left out (over the budget, or a location that cannot be shown)\n`,
+    );
   }
   if (list.length === 0) noteSearched(skills, io);
   return 0;

@@ -4,7 +4,18 @@ import { type AgentSkills, SkillError, type SkillWarning, setWarnSink } from "..
 import { closest } from "../spelling.js";
 import { noteSearched } from "./catalog.js";
 import { CliError, type CliIo, type Invocation, open, printWarnings } from "./context.js";
-import { cut, oneLine, outputWidth, pad, paint, showMessage, showPath, stripControls, toJson, widthOf } from "./text.js";
+import {
+  cut,
+  oneLine,
+  outputWidth,
+  pad,
+  paint,
+  showMessage,
+  showPath,
+  stripControls,
+  toJson,
+  widthOf,
+} from "./text.js";
 
 /** A description never gets fewer columns than this, even if the line then wraps. */
 const MIN_DESCRIPTION = 20;
@@ -13,7 +24,11 @@ const MIN_DESCRIPTION = 20;
  * `head` and `rows` as aligned lines: every column padded to its widest cell in display columns, the
  * last one cut so the line fits `width` (but never to fewer than 20 columns).
  */
-export function table(head: readonly string[], rows: readonly (readonly string[])[], width: number): string[] {
+export function table(
+  head: readonly string[],
+  rows: readonly (readonly string[])[],
+  width: number,
+): string[] {
   const last = head.length - 1;
   // A loop, not Math.max(...rows): a spread of 130,000 arguments overflows the stack.
   const widths = head.map(() => 0);
@@ -22,7 +37,9 @@ export function table(head: readonly string[], rows: readonly (readonly string[]
   }
   const room = Math.max(MIN_DESCRIPTION, width - widths.slice(0, last).reduce((a, b) => a + b + 2, 0));
   const line = (r: readonly string[]) =>
-    [...r.slice(0, last).map((c, i) => pad(c, widths[i] ?? 0)), cut(r[last] ?? "", room)].join("  ").trimEnd();
+    [...r.slice(0, last).map((c, i) => pad(c, widths[i] ?? 0)), cut(r[last] ?? "", room)]
+      .join("  ")
+      .trimEnd();
   return [line(head), ...rows.map(line)];
 }
 
@@ -36,7 +53,10 @@ function didYouMean(skills: AgentSkills, name: string): string {
   if (byDir !== undefined) {
     return `; did you mean ${JSON.stringify(byDir.name)}? (its directory is ${JSON.stringify(name)}, its frontmatter name differs)`;
   }
-  const near = closest(name, list.map((s) => s.name));
+  const near = closest(
+    name,
+    list.map((s) => s.name),
+  );
   return near === undefined ? "" : `; did you mean ${JSON.stringify(near)}?`;
 }
 

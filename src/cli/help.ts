@@ -41,7 +41,9 @@ const column = (rows: readonly (readonly [string, string])[], indent: number) =>
 /** The full help: every command's summary, the root and global options, an example of each. */
 export function mainHelp(table: Readonly<Record<string, CommandDoc>>): string {
   const commands = Object.entries(table).map(([name, d]) => [`${name} ${d.args}`.trim(), d.summary] as const);
-  const examples = Object.values(table).flatMap((d) => d.examples.slice(0, 1).map(([a]) => `  agent-skills ${a}`));
+  const examples = Object.values(table).flatMap((d) =>
+    d.examples.slice(0, 1).map(([a]) => `  agent-skills ${a}`),
+  );
   return `agent-skills: find, read and check Agent Skills (folders with a SKILL.md)
 
 usage: agent-skills <command> [args] [options]

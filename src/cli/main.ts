@@ -62,7 +62,8 @@ function parse(argv: readonly string[], io: CliIo): Invocation | { help: string 
   const { values, positionals, tokens } = parsed;
   const [command, ...args] = positionals;
   const entry = command === undefined ? undefined : COMMANDS[command];
-  if (command !== undefined && entry === undefined) throw new UsageError(`unknown command ${JSON.stringify(command)}`);
+  if (command !== undefined && entry === undefined)
+    throw new UsageError(`unknown command ${JSON.stringify(command)}`);
   if (values.help) return { help: helpText(command) };
   if (values.version) return "version";
   if (command === undefined || entry === undefined) throw new UsageError("no command given");
@@ -70,7 +71,10 @@ function parse(argv: readonly string[], io: CliIo): Invocation | { help: string 
     throw new UsageError(`unknown command ${JSON.stringify(args[0])}`);
   }
   for (const option of COMMAND_OPTIONS) {
-    if (values[option] !== undefined && !entry.options.some(([flag]) => flag.split(" ")[0] === `--${option}`)) {
+    if (
+      values[option] !== undefined &&
+      !entry.options.some(([flag]) => flag.split(" ")[0] === `--${option}`)
+    ) {
       throw new UsageError(`--${option} is not an option of ${command}`);
     }
   }

@@ -109,7 +109,10 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
     ],
     examples: [
       ["validate skills/", "gate CI on the skills of a repository"],
-      ["validate --recursive --target claude plugins/", "every skill of a plugin repository, as Claude Code checks"],
+      [
+        "validate --recursive --target claude plugins/",
+        "every skill of a plugin repository, as Claude Code checks",
+      ],
     ],
     run: validateCommand,
   },

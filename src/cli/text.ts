@@ -38,6 +38,8 @@ const WIDE = new RegExp(
   "u",
 );
 // Marks that combine with the previous character, zero-width spaces and joiners, variation selectors.
+// Tested one code point at a time, so a class holding combining marks is what is meant here.
+// biome-ignore lint/suspicious/noMisleadingCharacterClass: each test is of a single code point
 const ZERO = /[\p{Mn}\p{Me}\u200B-\u200F\u2060\uFE00-\uFE0F]/u;
 
 /** Columns one code point takes on a terminal: 0, 1 or 2. */
