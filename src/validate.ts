@@ -1,9 +1,9 @@
 // Paths → a validation report: manifest errors, discovery warnings and the agentskills.io rules of every skill found.
 import * as path from "node:path";
 import { resolveConfig } from "./config.js";
-import { describeError, StartupError } from "./errors.js";
+import { StartupError } from "./errors.js";
 import { type Draft, finish, report, SCHEMA_HINTS, type ValidationReport } from "./findings.js";
-import { readdirSync, readManifest, runSync, statSync } from "./fsx.js";
+import { readManifest, runSync } from "./fsx.js";
 import { decodeUtf8, splitManifest } from "./manifest.js";
 import { merge } from "./merge.js";
 import { checkFormatRules } from "./rules.js";
@@ -11,7 +11,7 @@ import { type Candidate, inspectSync, scanSync } from "./scan.js";
 import { type ManifestFailure, parseManifest } from "./skill.js";
 import { checkClientRules, VALIDATION_TARGETS, type ValidationTarget } from "./targets.js";
 import type { SkillConfig, SkillRoot, SkillWarning } from "./types.js";
-import { findSkillDirs, nearMisses } from "./walk.js";
+import { classify, findSkillDirs, nothingChecked } from "./walk.js";
 
 /** Options of {@link validateSkills}. */
 export interface ValidateOptions {
@@ -165,23 +165,6 @@ function candidateFindings(c: Candidate, check: Check): Draft[] {
   return out;
 }
 
-/** What a path given to validate is: a root, a skill directory, or a finding that ends its check. */
-function classify(p: string): { kind: "root" | "skill"; dir: string } | Draft {
-  try {
-    const st = statSync(p);
-    if (st === undefined) return draft("path-missing", p, "does not exist");
-    if (st.isFile()) {
-      if (path.basename(p).toLowerCase() === "skill.md") return { kind: "skill", dir: path.dirname(p) };
-      return draft("not-a-skill", p, "is a file but not a SKILL.md; skipped");
-    }
-    if (!st.isDirectory()) return draft("not-a-skill", p, "is not a file or a directory; skipped");
-    const holdsManifest = readdirSync(p).some((e) => e.name.toLowerCase() === "skill.md");
-    return { kind: holdsManifest ? "skill" : "root", dir: p };
-  } catch (e) {
-    return draft("unreadable", p, `cannot be read (${describeError(e)})`);
-  }
-}
-
 function checkRoot(check: Check, root: SkillRoot, reportEmpty: boolean): Draft[] {
   const { config, checked } = check;
   const one: SkillConfig = { ...config, roots: [root] };
@@ -221,33 +204,6 @@ function checkTree(check: Check, dir: string): Draft[] {
   const out = walk.problems.map((p) => draft("walk-incomplete", p.path, p.message));
   for (const skill of walk.skills) append(out, checkSkill(check, skill));
   return out;
-}
-
-const HINT_MISSING_ROOT = "check --root, --workspace and --home: agent-skills roots shows where it looks";
-
-/** Checking nothing is a failure: a CI gate pointed one folder too high must not pass. */
-function nothingChecked(p: string, drafts: readonly Draft[], recursive: boolean): Draft | undefined {
-  // An error under the path already fails the run and says more.
-  const within = (f: string) => f === p || f.startsWith(p.endsWith(path.sep) ? p : p + path.sep);
-  if (drafts.some((d) => within(d.file) && finish(d).severity === "error")) return undefined;
-  if (statSync(p) === undefined) {
-    return { ...draft("no-manifest", p, "does not exist, so nothing was checked"), hint: HINT_MISSING_ROOT };
-  }
-  const near = nearMisses(p).map((f) => path.relative(p, f) || path.basename(f));
-  const found =
-    near.length === 0
-      ? ""
-      : `; found ${near.map((n) => JSON.stringify(n)).join(", ")}: a manifest must be named SKILL.md`;
-  const where = recursive ? "at any depth below it" : "in it or in its subfolders";
-  return {
-    ...draft("no-manifest", p, `no SKILL.md was found ${where}, so nothing was checked${found}`),
-    hint:
-      near.length > 0
-        ? "rename the file to SKILL.md"
-        : recursive
-          ? "check the path: each skill is a folder holding a SKILL.md"
-          : "give the folder of skill directories, a skill directory, or add --recursive",
-  };
 }
 
 /**

@@ -28,8 +28,9 @@ describe("checking nothing is an error (no-manifest)", () => {
         severity: "error",
         rule: "no-manifest",
         file: path.join(base, "repo"),
-        message: "no SKILL.md was found in it or in its subfolders, so nothing was checked",
-        hint: "give the folder of skill directories, a skill directory, or add --recursive",
+        message:
+          'no skill directory (<name>/SKILL.md) was found in it, so nothing was checked; a SKILL.md lies deeper ("skills/a/SKILL.md")',
+        hint: "add --recursive, or give the folder that holds the skill directories",
       },
     ]);
   });
@@ -38,7 +39,7 @@ describe("checking nothing is an error (no-manifest)", () => {
     const base = writeTree({ "a/SKILLS.md": skill("a"), "b/skill.markdown": skill("b"), "c/README.md": "x" });
     const [finding] = validateSkills([base]).findings;
     expect(finding?.message).toBe(
-      'no SKILL.md was found in it or in its subfolders, so nothing was checked; found "a/SKILLS.md", "b/skill.markdown": a manifest must be named SKILL.md',
+      'no SKILL.md was found, so nothing was checked; found "a/SKILLS.md", "b/skill.markdown": a manifest must be named SKILL.md',
     );
     expect(finding?.hint).toBe("rename the file to SKILL.md");
   });
@@ -65,9 +66,29 @@ describe("checking nothing is an error (no-manifest)", () => {
 
   test("the CLI exits 1 on `validate .` over a folder without skills", () => {
     const base = writeTree({ "notes/README.md": "x" });
-    const r = run(["validate", "."], { cwd: base });
-    expect(r.code).toBe(1);
-    expect(r.out.split("\n").at(-2)).toBe("failed: 0 skills checked; 1 error, 0 warnings");
+    expect(run(["validate", "."], { cwd: base })).toEqual({
+      code: 1,
+      out: [
+        ".: error no-manifest: no skill directory (<name>/SKILL.md) was found in it, so nothing was checked",
+        "  fix: give the folder of skill directories, or a skill directory",
+        "",
+        "findings by rule:",
+        "  error    no-manifest  1",
+        "failed: 0 skills checked; 1 error, 0 warnings",
+        "",
+      ].join("\n"),
+      err: "",
+    });
+  });
+
+  test("--recursive that finds nothing says so", () => {
+    const base = writeTree({ "a/b/README.md": "x" });
+    expect(validateSkills([base], { recursive: true }).findings.map((f) => [f.message, f.hint])).toEqual([
+      [
+        "no SKILL.md was found at any depth below it, so nothing was checked",
+        "check the path: each skill is a folder holding a SKILL.md",
+      ],
+    ]);
   });
 });
 
