@@ -4,6 +4,7 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/fuzz-*.test.ts"],
+    setupFiles: ["test/helpers/silence.ts"],
     pool: "forks",
     provide: { fuzzScale: 50 },
     testTimeout: 3_600_000,

@@ -4,6 +4,7 @@ import * as path from "node:path";
 import { StartupError } from "./errors.js";
 import { statSync } from "./fsx.js";
 import type { AgentSkillsOptions, SkillConfig, SkillRoot, SkillScope } from "./types.js";
+import { checkSink } from "./warnings.js";
 
 const SCOPES: readonly SkillScope[] = ["user", "workspace"];
 
@@ -86,6 +87,7 @@ export function resolveConfig(options: AgentSkillsOptions): SkillConfig {
   const workspace = workspaceOption === undefined ? cwd : path.resolve(cwd, workspaceOption);
   const strict = optionalBoolean(options, "strict", false);
   const followSymlinks = optionalBoolean(options, "followSymlinks", true);
+  checkSink(options.onWarning);
   const resolved = roots.map((r: unknown, i: number) => resolveRoot(r, i, workspace, home));
   if (workspaceOption !== undefined) {
     let st: ReturnType<typeof statSync>;

@@ -1,4 +1,26 @@
-// The one error model: SkillError with a closed set of codes, StartupError for bad options.
+// The one error model: SkillError with a closed set of codes, StartupError for bad options, and how a message is made safe to print.
+
+// C0 and C1 controls and DEL (terminal escapes, newlines), the line and paragraph separators, the
+// bidirectional overrides and isolates (which reorder what a reader sees), and lone surrogates.
+const UNPRINTABLE =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
+  /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+function escapeUnit(c: string): string {
+  const n = c.charCodeAt(0);
+  return n <= 0xff ? `\\x${n.toString(16).padStart(2, "0")}` : `\\u${n.toString(16).padStart(4, "0")}`;
+}
+
+/**
+ * `text` safe to print on a terminal or in a log line: every control character is written as a
+ * visible escape (`\x1b`, `\u202e`) instead of being removed, so a name or path in a message can
+ * neither drive the terminal nor read as another path. Backslashes are left alone, so applying it
+ * twice changes nothing; the exact value is in the `path`/`skill` field beside the message.
+ * Every warning and error message goes through it.
+ */
+export function printable(text: string): string {
+  return text.replace(UNPRINTABLE, escapeUnit);
+}
 
 /** Every code a {@link SkillError} can carry. */
 export const SKILL_ERROR_CODES = [
@@ -37,7 +59,7 @@ export class SkillError extends Error {
   readonly skill?: string;
 
   constructor(code: SkillErrorCode, message: string, options: SkillErrorOptions = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    super(printable(message), options.cause === undefined ? undefined : { cause: options.cause });
     this.name = "SkillError";
     this.code = code;
     if (options.path !== undefined) this.path = options.path;
@@ -48,7 +70,7 @@ export class SkillError extends Error {
 /** The options given to {@link createAgentSkills} or {@link resolveConfig} cannot be used; the message names the option and the value. */
 export class StartupError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    super(printable(message), options);
     this.name = "StartupError";
   }
 }

@@ -17,6 +17,65 @@ export const MAX_DEPTH = 64;
  */
 export const MAX_FRONTMATTER_LENGTH = 64 * 1024;
 
+/**
+ * Frontmatter longer than this (in UTF-16 code units) is refused when it needs the full `yaml` parser
+ * (the fast path declined it). `yaml` takes 2–5 µs a character on this kind of text, more on crafted
+ * input, so this keeps one manifest's parse to a few milliseconds (the README's budget: 50 ms a
+ * manifest, 20 ms of event loop). The longest frontmatter of the 2,360 corpus skills is 1.4 KiB.
+ */
+export const MAX_YAML_LENGTH = 8 * 1024;
+
+/**
+ * More YAML aliases than this in one frontmatter are refused before `yaml` composes it. No real
+ * manifest uses aliases (none of the 2,360 corpus skills has one), and `yaml` walks the whole document
+ * once per alias (in composing and in toJS), so their cost grows with aliases × text: 16,000 aliases
+ * in 64 KiB took 16–25 s. Counted by `yaml`'s own lexer, linear in the text.
+ */
+export const MAX_ALIASES = 32;
+
+/**
+ * The most a frontmatter may weigh once its aliases are expanded: one per node plus the length of
+ * each string. Twice the text limit, so aliases can repeat a little but never multiply the metadata
+ * (a DAG of aliases otherwise expands ~100× into every catalog and JSON output).
+ */
+export const MAX_EXPANDED_WEIGHT = 2 * 64 * 1024;
+
+/** How many alias tokens the text holds; `yaml`'s lexer tells an alias from a `*` inside a scalar. */
+function aliasCount(text: string): number {
+  if (!text.includes("*")) return 0;
+  let n = 0;
+  for (const token of new (yaml().Lexer)().lex(text)) if (token.charCodeAt(0) === 0x2a) n++;
+  return n;
+}
+
+/** Whether the composed document, aliases expanded, weighs more than `limit`; a cycle of aliases does. */
+function expansionExceeds(doc: ReturnType<ReturnType<typeof yaml>["parseDocument"]>, limit: number): boolean {
+  const y = yaml();
+  const memo = new Map<unknown, number>();
+  const weigh = (node: unknown): number => {
+    if (y.isAlias(node)) {
+      const source = node.resolve(doc);
+      if (memo.get(source) === -1) return Number.POSITIVE_INFINITY;
+      return source === undefined ? 1 : weigh(source);
+    }
+    const known = memo.get(node);
+    if (known !== undefined && known >= 0) return known;
+    let w = 1;
+    if (y.isScalar(node)) {
+      if (typeof node.value === "string") w += node.value.length;
+    } else if (y.isCollection(node)) {
+      memo.set(node, -1);
+      for (const item of node.items) {
+        w += y.isPair(item) ? weigh(item.key) + weigh(item.value) : weigh(item);
+        if (w > limit) break;
+      }
+    }
+    memo.set(node, w);
+    return w;
+  };
+  return weigh(doc.contents) > limit;
+}
+
 function depthExceeds(value: unknown, limit: number): boolean {
   const stack: [unknown, number][] = [[value, 1]];
   for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
@@ -55,9 +114,23 @@ function treeExceeds(root: unknown, limit: number): boolean {
 }
 
 function parseYaml(text: string): ParsedFrontmatter {
+  const aliases = aliasCount(text);
+  if (aliases > MAX_ALIASES) {
+    return {
+      ok: false,
+      message: `frontmatter uses ${aliases} YAML aliases, over the limit of ${MAX_ALIASES}`,
+    };
+  }
   let data: unknown;
   try {
-    const doc = yaml().parseDocument(text, { uniqueKeys: true, prettyErrors: true, logLevel: "error" });
+    // resolveKnownTags off: `!!set`, `!!omap`, `!!timestamp`, `!!binary` would give a Set, a Map, a Date
+    // or bytes; metadata is JSON data, so such a value stays the plain string, list or mapping written.
+    const doc = yaml().parseDocument(text, {
+      uniqueKeys: true,
+      prettyErrors: true,
+      logLevel: "error",
+      resolveKnownTags: false,
+    });
     // The yaml package reports a stack overflow while building nested collections as RESOURCE_EXHAUSTION.
     if (doc.errors.some((e) => e.code === "RESOURCE_EXHAUSTION") || treeExceeds(doc.contents, MAX_DEPTH)) {
       return TOO_DEEP;
@@ -70,6 +143,12 @@ function parseYaml(text: string): ParsedFrontmatter {
       return pos === undefined
         ? { ok: false, message }
         : { ok: false, message, line: pos.line, column: pos.col };
+    }
+    if (aliases > 0 && expansionExceeds(doc, MAX_EXPANDED_WEIGHT)) {
+      return {
+        ok: false,
+        message: `frontmatter aliases expand to more than ${MAX_EXPANDED_WEIGHT} characters and nodes, or refer to themselves`,
+      };
     }
     data = doc.toJS({ maxAliasCount: 100 });
   } catch (e) {
@@ -148,6 +227,12 @@ export function parseFrontmatter(text: string, repair: boolean): ParsedFrontmatt
     const repaired = repairYaml(text);
     const again = repaired === undefined ? undefined : fastParse(repaired);
     if (again !== undefined && again !== YAML_ERROR) return { ok: true, data: again, repaired: true };
+  }
+  if (text.length > MAX_YAML_LENGTH) {
+    return {
+      ok: false,
+      message: `frontmatter is ${text.length} characters long and needs the full YAML parser, which reads at most ${MAX_YAML_LENGTH}; keep it to plain keys and values`,
+    };
   }
   const first = parseYaml(text);
   if (first.ok || !repair || first.line === undefined) return first;

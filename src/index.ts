@@ -25,7 +25,8 @@ export type {
   SkillRootInput,
   SkillScope,
   SkillWarning,
+  WarningCode,
   WarnSink,
 } from "./types.js";
 export { type ValidateOptions, validateSkills } from "./validate.js";
-export { setWarnSink, type WarningCode } from "./warnings.js";
+export { setWarnSink } from "./warnings.js";

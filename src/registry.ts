@@ -14,8 +14,9 @@ import type {
   SkillContent,
   SkillInfo,
   SkillWarning,
+  WarnSink,
 } from "./types.js";
-import { emit } from "./warnings.js";
+import { checkSink, emit } from "./warnings.js";
 
 interface Snapshot extends Merged {
   readonly list: readonly SkillInfo[];
@@ -62,12 +63,44 @@ function diff(before: ReadonlyMap<string, Entry>, after: ReadonlyMap<string, Ent
 
 class Registry implements AgentSkills {
   readonly config: SkillConfig;
+  readonly #onWarning: WarnSink | undefined;
   #snapshot: Snapshot = EMPTY;
   #generation = 0;
   #asyncQueue: Promise<unknown> = Promise.resolve();
+  /** True while this instance's warnings are being handed to a sink: a refresh from there is refused. */
+  #emitting = false;
 
-  constructor(config: SkillConfig) {
+  constructor(config: SkillConfig, onWarning: WarnSink | undefined) {
     this.config = config;
+    this.#onWarning = onWarning;
+    // Methods work detached (`const { listSkills } = skills`), as users of other loaders expect.
+    this.listSkills = this.listSkills.bind(this);
+    this.getSkill = this.getSkill.bind(this);
+    this.loadSkill = this.loadSkill.bind(this);
+    this.resourcePath = this.resourcePath.bind(this);
+    this.explain = this.explain.bind(this);
+    this.refresh = this.refresh.bind(this);
+    this.refreshAsync = this.refreshAsync.bind(this);
+  }
+
+  /** Send warnings to this instance's sink; a refresh the sink starts is refused, never recursed into. */
+  #emit(warnings: readonly SkillWarning[]): void {
+    if (warnings.length === 0) return;
+    this.#emitting = true;
+    try {
+      emit(warnings, this.#onWarning);
+    } finally {
+      this.#emitting = false;
+    }
+  }
+
+  /** A sync refresh from a sink would recurse (each scan warns again); refreshAsync is queued, so it is safe. */
+  #refuseReentry(method: string): void {
+    if (!this.#emitting) return;
+    throw new SkillError(
+      "invalid_input",
+      `${method}() was called from inside a warn sink of the same instance; call it after the sink returns (for example with queueMicrotask), or use refreshAsync()`,
+    );
   }
 
   get warnings(): readonly SkillWarning[] {
@@ -86,8 +119,14 @@ class Registry implements AgentSkills {
     const entry = this.#snapshot.skills.get(name);
     if (entry === undefined) return undefined;
     const { files, warnings } = listResources(entry.info, this.config.followSymlinks);
-    emit(warnings);
-    return Object.freeze({ ...entry.info, body: bodyText(entry.body), resources: Object.freeze(files) });
+    const frozen = Object.freeze(warnings);
+    this.#emit(frozen);
+    return Object.freeze({
+      ...entry.info,
+      body: bodyText(entry.body),
+      resources: Object.freeze(files),
+      warnings: frozen,
+    });
   }
 
   resourcePath(name: string, rel: string): string {
@@ -105,6 +144,7 @@ class Registry implements AgentSkills {
   }
 
   refresh(): RefreshResult {
+    this.#refuseReentry("refresh");
     const generation = ++this.#generation;
     const scan = scanSync(this.config, this.#snapshot.cache);
     return this.#install(
@@ -143,7 +183,7 @@ class Registry implements AgentSkills {
     if (generation < before.generation) return NOTHING;
     if (merged === undefined) {
       this.#snapshot = { ...before, roots: scan.roots, cache: scan.cache, generation };
-      emit(before.warnings);
+      this.#emit(before.warnings);
       return NOTHING;
     }
     const names = [...merged.skills.keys()].sort();
@@ -156,7 +196,7 @@ class Registry implements AgentSkills {
       cache: scan.cache,
       generation,
     };
-    emit(merged.warnings);
+    this.#emit(merged.warnings);
     // From an empty catalog every name is new, and already sorted.
     if (before.skills.size === 0) return Object.freeze({ ...NOTHING, added: Object.freeze(names) });
     return diff(before.skills, merged.skills);
@@ -189,7 +229,7 @@ function sameItems(a: readonly (readonly ScanItem[])[], b: readonly (readonly Sc
  * for (const s of skills.listSkills()) console.log(s.name, s.description);
  */
 export function createAgentSkills(options: AgentSkillsOptions): AgentSkills {
-  const registry = new Registry(resolveConfig(options));
+  const registry = new Registry(resolveConfig(options), checkSink(options.onWarning));
   registry.refresh();
   return registry;
 }
@@ -201,7 +241,7 @@ export function createAgentSkills(options: AgentSkillsOptions): AgentSkills {
  * @throws {SkillError} `invalid_skill` or `duplicate_skill` under `strict`.
  */
 export async function createAgentSkillsAsync(options: AgentSkillsOptions): Promise<AgentSkills> {
-  const registry = new Registry(resolveConfig(options));
+  const registry = new Registry(resolveConfig(options), checkSink(options.onWarning));
   await registry.refreshAsync();
   return registry;
 }

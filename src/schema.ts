@@ -1,5 +1,6 @@
 // The zod schema that decides which parsed frontmatter is a skill, and the normalisation of its fields.
-import { z } from "zod";
+import type * as Zod from "zod";
+import loadZod from "./loadzod.cjs";
 
 const BOOLEAN_WORDS: Readonly<Record<string, boolean>> = {
   true: true,
@@ -10,30 +11,62 @@ const BOOLEAN_WORDS: Readonly<Record<string, boolean>> = {
   off: false,
 };
 
-const nonEmptyString = z.string().refine((s) => s.trim() !== "", { message: "must not be empty" });
-const toolList = z.union([z.string(), z.array(z.string())]);
-const booleanish = z.preprocess((v) => {
-  if (typeof v !== "string") return v;
-  const word = BOOLEAN_WORDS[v.trim().toLowerCase()];
-  return word ?? v;
-}, z.boolean());
+/** Build the schema with the given zod: called once, on first need. */
+function buildSchema(z: typeof Zod) {
+  const nonEmptyString = z.string().refine((s) => s.trim() !== "", { message: "must not be empty" });
+  const toolList = z.union([z.string(), z.array(z.string())]);
+  const booleanish = z.preprocess((v) => {
+    if (typeof v !== "string") return v;
+    const word = BOOLEAN_WORDS[v.trim().toLowerCase()];
+    return word ?? v;
+  }, z.boolean());
+  return z.looseObject({
+    name: nonEmptyString,
+    description: nonEmptyString,
+    "allowed-tools": toolList.optional(),
+    tools: toolList.optional(),
+    "user-invocable": booleanish.optional(),
+  });
+}
+
+type FrontmatterSchema = ReturnType<typeof buildSchema>;
+
+let built: FrontmatterSchema | undefined;
+
+/** The real schema, built (and `zod` loaded) on the first call. */
+function schema(): FrontmatterSchema {
+  built ??= buildSchema(loadZod());
+  return built;
+}
 
 /**
  * The frontmatter schema: `name` and `description` are required non-empty strings; `allowed-tools`
  * and `tools` are a string or a list of strings; `user-invocable` is a boolean (the strings
  * true/false/yes/no/on/off in any case count as one). Every other key passes through untouched.
+ *
+ * It is a real zod object schema (`instanceof`, `safeParse`, `extend`, `shape` and use inside other
+ * schemas all work), built on first use: the object exported stands in for it and forwards every
+ * operation, so that importing the package does not load `zod` (about 60 ms) for the many programs
+ * that never need it.
  * @example skillFrontmatterSchema.safeParse({ name: "pdf", description: "Read PDFs" }).success // true
  */
-export const skillFrontmatterSchema = z.looseObject({
-  name: nonEmptyString,
-  description: nonEmptyString,
-  "allowed-tools": toolList.optional(),
-  tools: toolList.optional(),
-  "user-invocable": booleanish.optional(),
+export const skillFrontmatterSchema: FrontmatterSchema = new Proxy(Object.create(null) as FrontmatterSchema, {
+  get: (_, key) => Reflect.get(schema(), key),
+  set: (_, key, value) => Reflect.set(schema(), key, value),
+  has: (_, key) => Reflect.has(schema(), key),
+  ownKeys: () => Reflect.ownKeys(schema()),
+  getOwnPropertyDescriptor: (_, key) => {
+    const d = Reflect.getOwnPropertyDescriptor(schema(), key);
+    // A proxy may not report a property as non-configurable unless its own target has it so.
+    return d === undefined ? d : { ...d, configurable: true };
+  },
+  defineProperty: (_, key, d) => Reflect.defineProperty(schema(), key, d),
+  deleteProperty: (_, key) => Reflect.deleteProperty(schema(), key),
+  getPrototypeOf: () => Reflect.getPrototypeOf(schema()),
 });
 
 /** The frontmatter type, derived from {@link skillFrontmatterSchema}. */
-export type SkillFrontmatter = z.infer<typeof skillFrontmatterSchema>;
+export type SkillFrontmatter = Zod.infer<FrontmatterSchema>;
 
 /** The fields a catalog entry takes from valid frontmatter. */
 export interface ValidFrontmatter {
@@ -112,7 +145,7 @@ export function validateFrontmatter(data: Record<string, unknown>): ValidatedFro
       toolsIgnored,
     );
   }
-  const result = skillFrontmatterSchema.safeParse(toolsIgnored ? { ...data, tools: undefined } : data);
+  const result = schema().safeParse(toolsIgnored ? { ...data, tools: undefined } : data);
   if (!result.success) {
     const key = String(result.error.issues[0]?.path[0] ?? "");
     const value = data[key];

@@ -37,6 +37,12 @@ export interface AgentSkillsOptions {
   strict?: boolean;
   /** Follow symlinked skill directories, manifests and resources. `false` ignores all three. @default true */
   followSymlinks?: boolean;
+  /**
+   * Receives this instance's warnings (its scans and `loadSkill` calls) instead of the global warn
+   * sink set by `setWarnSink`. @default the global sink (stderr unless set)
+   * @example createAgentSkills({ roots, onWarning: (w) => log.warn(w.code, w.message) })
+   */
+  onWarning?: WarnSink;
 }
 
 /** The resolved, deeply frozen configuration an instance works from. */
@@ -85,13 +91,30 @@ export interface SkillContent extends SkillInfo {
   readonly body: string;
   /** Files of the skill directory, relative and `/`-separated, sorted, the manifest excluded. */
   readonly resources: readonly string[];
+  /** The warnings of the `loadSkill` call that made this (skipped or limited resources), also sent to the sink. */
+  readonly warnings: readonly SkillWarning[];
 }
 
-/** A non-fatal finding, routed to the warn sink and kept on `AgentSkills.warnings`. */
+/** The closed set of warning codes; the README's warning table explains each. */
+export type WarningCode =
+  | "root_not_directory"
+  | "root_unreadable"
+  | "unreadable"
+  | "dangling_symlink"
+  | "multiple_manifests"
+  | "invalid_skill"
+  | "duplicate_skill"
+  | "yaml_repaired"
+  | "name_mismatch"
+  | "tools_ignored"
+  | "resource_skipped"
+  | "resource_limit";
+
+/** A non-fatal finding, routed to the warn sink (or `onWarning`) and kept on `AgentSkills.warnings`. */
 export interface SkillWarning {
   /** Stable code; see the README's warning table. */
-  readonly code: string;
-  /** One line naming the file or value concerned. */
+  readonly code: WarningCode;
+  /** One line naming the file or value concerned, with control characters escaped visibly (safe to print). */
   readonly message: string;
   /** The file or directory concerned, when there is one. */
   readonly path?: string;

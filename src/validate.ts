@@ -10,8 +10,9 @@ import { checkFormatRules } from "./rules.js";
 import { type Candidate, inspectSync, scanSync } from "./scan.js";
 import { type ManifestFailure, parseManifest } from "./skill.js";
 import { checkClientRules, VALIDATION_TARGETS, type ValidationTarget } from "./targets.js";
-import type { SkillConfig, SkillRoot, SkillWarning } from "./types.js";
+import type { SkillConfig, SkillRoot, SkillWarning, WarnSink } from "./types.js";
 import { classify, findSkillDirs, nothingChecked } from "./walk.js";
+import { emit } from "./warnings.js";
 
 /** Options of {@link validateSkills}. */
 export interface ValidateOptions {
@@ -27,6 +28,11 @@ export interface ValidateOptions {
    * @default false
    */
   asRoots?: boolean;
+  /**
+   * Receives the discovery warnings behind the findings (as a scan would emit them) instead of the
+   * global warn sink. @default the global sink (stderr unless set)
+   */
+  onWarning?: WarnSink;
   /**
    * Find manifests at any depth below each path (up to 32 folders deep, skipping `node_modules` and
    * `.git`, each real folder read once), each checked as a skill of its parent directory. A skill
@@ -46,6 +52,8 @@ interface Check {
   readonly config: SkillConfig;
   readonly target: ValidationTarget | undefined;
   readonly checked: Set<string>;
+  /** The discovery warnings behind the findings, emitted once at the end as a scan would. */
+  readonly seen: SkillWarning[];
 }
 
 /** Push without spreading: `push(...xs)` throws RangeError once `xs` holds ~120,000 items. */
@@ -177,8 +185,10 @@ function checkRoot(check: Check, root: SkillRoot, reportEmpty: boolean): Draft[]
       append(out, candidateFindings(item, check));
     }
   }
-  // In-root duplicates are decided by the same merge discovery uses.
-  for (const list of merge(one, [items]).candidates.values()) {
+  // In-root duplicates are decided by the same merge discovery uses, which also gives the scan's warnings.
+  const merged = merge(one, [items]);
+  for (const w of merged.warnings) check.seen.push(w);
+  for (const list of merged.candidates.values()) {
     for (const c of list) {
       if (c.verdict !== "duplicate") continue;
       out.push({ ...draft("duplicate_skill", c.path, unprefix(c.reason, c.path)), skill: c.name });
@@ -193,6 +203,7 @@ function checkRoot(check: Check, root: SkillRoot, reportEmpty: boolean): Draft[]
 function checkSkill(check: Check, dir: string): Draft[] {
   const item = inspectSync(check.config, dir);
   if (item === undefined) return [draft("not-a-skill", dir, "holds no SKILL.md; skipped")];
+  for (const w of merge(check.config, [[item]]).warnings) check.seen.push(w);
   if (item.kind === "warning") return [fromWarning(item.warning)];
   check.checked.add(item.path);
   return candidateFindings(item, check);
@@ -228,7 +239,7 @@ export function validateSkills(paths: readonly string[], options: ValidateOption
     );
   }
   const config = resolveConfig({ ...rest, roots: paths.map((p) => ({ path: p })) });
-  const check: Check = { config, target, checked: new Set() };
+  const check: Check = { config, target, checked: new Set(), seen: [] };
   let drafts: Draft[] = [];
   for (const root of config.roots) {
     const found = asRoots ? { kind: "root" as const, dir: root.path } : classify(root.path);
@@ -245,5 +256,6 @@ export function validateSkills(paths: readonly string[], options: ValidateOption
       if (nothing !== undefined) drafts.push(nothing);
     }
   }
+  emit(check.seen, options.onWarning);
   return report(drafts.map(finish), check.checked);
 }

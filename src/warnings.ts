@@ -1,53 +1,54 @@
-// Warning codes and the process-wide warn sink every warning goes through.
-import type { SkillWarning, WarnSink } from "./types.js";
+// Warning codes, and the warn sink every warning goes through: stderr by default, a function when set.
+import { printable, StartupError } from "./errors.js";
+import type { SkillWarning, WarningCode, WarnSink } from "./types.js";
 
-/** Every code a {@link SkillWarning} can carry. */
-export const WARNING_CODES = [
-  "root_not_directory",
-  "root_unreadable",
-  "unreadable",
-  "dangling_symlink",
-  "multiple_manifests",
-  "invalid_skill",
-  "duplicate_skill",
-  "yaml_repaired",
-  "name_mismatch",
-  "tools_ignored",
-  "resource_skipped",
-  "resource_limit",
-] as const;
+/** The default sink: one line per warning on stderr, its message already safe to print. */
+function stderrSink(w: SkillWarning): void {
+  process.stderr.write(`agent-skills: warning: ${w.code}: ${printable(w.message)}\n`);
+}
 
-/** The closed set of warning codes. */
-export type WarningCode = (typeof WARNING_CODES)[number];
-
-let sink: WarnSink | null = null;
+let sink: WarnSink = stderrSink;
 
 /**
- * Route every warning, as it is produced, to `sink`; `null` restores the default, which drops them
- * (the library never writes to the console by itself). Warnings of a scan are also kept on
+ * Route every warning, as it is produced, to `next`; `null` restores the default, which writes each
+ * warning to stderr as one line `agent-skills: warning: <code>: <message>`. Instances created with an
+ * `onWarning` option send their warnings there instead. Warnings of a scan are also kept on
  * `AgentSkills.warnings` whatever the sink.
+ * @throws {StartupError} when `next` is neither a function nor `null`.
  * @example
- * setWarnSink((w) => logger.warn(`${w.code}: ${w.message}`));
+ * setWarnSink((w) => logger.warn(`${w.code}: ${w.message}`)); // redirect
+ * setWarnSink(() => {}); // silence (the behaviour of 0.1.0)
  */
 export function setWarnSink(next: WarnSink | null): void {
   if (next !== null && typeof next !== "function") {
-    throw new TypeError(`setWarnSink expects a function or null, received ${typeof next}`);
+    throw new StartupError(`setWarnSink expects a function or null, received ${typeof next}`);
   }
-  sink = next;
+  sink = next ?? stderrSink;
 }
 
-/** Build a frozen warning. */
+/**
+ * The `onWarning` option checked: a function or absent.
+ * @throws {StartupError} for anything else.
+ */
+export function checkSink(value: unknown): WarnSink | undefined {
+  if (value === undefined || typeof value === "function") return value as WarnSink | undefined;
+  throw new StartupError(`option "onWarning" must be a function, received ${typeof value}`);
+}
+
+/** Build a frozen warning; its message is made safe to print, `path` and `skill` stay exact. */
 export function warning(code: WarningCode, message: string, path?: string, skill?: string): SkillWarning {
-  const w: { code: string; message: string; path?: string; skill?: string } = { code, message };
+  const w: { code: WarningCode; message: string; path?: string; skill?: string } = {
+    code,
+    message: printable(message),
+  };
   if (path !== undefined) w.path = path;
   if (skill !== undefined) w.skill = skill;
   return Object.freeze(w);
 }
 
-/** Hand warnings to the sink; a throwing sink cannot break a scan. */
-export function emit(warnings: readonly SkillWarning[]): void {
-  const s = sink;
-  if (s === null) return;
+/** Hand warnings to `own` (an instance's `onWarning`) or else the global sink; a throwing sink cannot break a scan. */
+export function emit(warnings: readonly SkillWarning[], own?: WarnSink): void {
+  const s = own ?? sink;
   for (const w of warnings) {
     try {
       s(w);

@@ -37,6 +37,7 @@ describe("show", () => {
       path: path.join(CLARVIS, "pdf/SKILL.md"),
       body: "# PDF\n\n1. Run `scripts/extract.py FILE` to get the text.\n2. Summarise the tables it prints.",
       resources: ["scripts/extract.py"],
+      warnings: [],
     });
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { EXAMPLE, REPO, run } from "./helpers/cli.js";
-import { corpusRoots, skill, writeTree } from "./helpers/fixture.js";
+import { corpusRoots, corpusTest, fixtureRoots, skill, writeTree } from "./helpers/fixture.js";
 
 const NEEDS_FIXES = [
   "examples/needs-fixes/notes/SKILL.md:1: error frontmatter-fence: SKILL.md does not start with a --- frontmatter fence",
@@ -163,7 +163,30 @@ describe("validate", () => {
     ).not.toContain("\x1b");
   });
 
-  test("the real corpus: ends with the counts by rule and fails", () => {
+  test("the vendored real skills: ends with the counts by rule and fails", () => {
+    const { code, out } = run(["validate", ...fixtureRoots().map((r) => r.path)]);
+    expect(code).toBe(1);
+    expect(out.slice(out.indexOf("findings by rule:"))).toBe(
+      [
+        "findings by rule:",
+        "  error    metadata-strings    20",
+        "  error    name-matches-dir    17",
+        "  error    frontmatter-fence   12",
+        "  error    duplicate_skill      6",
+        "  error    name-format          6",
+        "  error    frontmatter-schema   2",
+        "  error    description-length   1",
+        "  error    yaml-syntax          1",
+        "  warning  unknown-field       26",
+        "  warning  yaml_repaired        8",
+        "  warning  tools_ignored        2",
+        "failed: 59 skills checked, 44 with errors; 65 errors, 36 warnings",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  corpusTest("the real corpus: ends with the counts by rule and fails", () => {
     const { code, out } = run(["validate", ...corpusRoots().map((r) => r.path)]);
     expect(code).toBe(1);
     const summary = out.slice(out.indexOf("findings by rule:"));

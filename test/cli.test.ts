@@ -263,7 +263,8 @@ describe("text from skills is stripped of terminal control characters", () => {
     const list = run(["list", "--root", root]);
     expect(list.out).toContain("evil  workspace  -       Safe title clear 31mred reset end\n");
     expect(list.err).toBe(
-      `warning: invalid_skill: ${root}/baddir/SKILL.md:1: does not start with a --- frontmatter fence; skipped\n`,
+      // The message escapes the control visibly instead of dropping it: the path printed is not another path.
+      `warning: invalid_skill: ${root}/bad\\x1b[2Jdir/SKILL.md:1: does not start with a --- frontmatter fence; skipped\n`,
     );
     const show = run(["show", "evil", "--root", root]);
     expect(show.out).toBe("Body red\ttab\nnext line\n");

@@ -110,14 +110,15 @@ describe("hostile YAML", () => {
     const tree = { "x/SKILL.md": manifest(`name: x\ndescription: d\n${lines.join("\n")}`) };
     const { messages } = lenient(tree);
     expect(messages).toEqual([
-      "invalid_skill: <root>/x/SKILL.md: invalid YAML: Excessive alias count indicates a resource exhaustion attack; skipped",
+      "invalid_skill: <root>/x/SKILL.md: frontmatter uses 110 YAML aliases, over the limit of 32; skipped",
     ]);
     expect(strictCode(tree)).toBe("invalid_skill");
   });
 
   test.each([
-    ["flow lists", 20_000, `${"[".repeat(20_000)}${"]".repeat(20_000)}`],
-    ["flow maps", 12_000, `${"{a: ".repeat(12_000)}1${"}".repeat(12_000)}`],
+    // As deep as the full parser's length limit allows (8 KiB); deeper text is refused for its length.
+    ["flow lists", 4_000, `${"[".repeat(4_000)}${"]".repeat(4_000)}`],
+    ["flow maps", 1_600, `${"{a: ".repeat(1_600)}1${"}".repeat(1_600)}`],
   ])("%s nested %i deep are invalid_skill, not a crash", (_, _depth, deep) => {
     // Under a nested key, so the top-level repair is not even tempted.
     const tree = { "x/SKILL.md": manifest(`name: x\ndescription: d\nnest:\n  deep: ${deep}`) };

@@ -1,10 +1,9 @@
 // splitManifestBytes must agree with decodeUtf8 + splitManifest on every input: verdict, frontmatter and body.
 import * as fs from "node:fs";
-import * as path from "node:path";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { bodyText, decodeUtf8, splitManifest, splitManifestBytes } from "../src/manifest.js";
-import { corpusRoots } from "./helpers/fixture.js";
+import { corpusRoots, corpusTest, fixtureRoots, manifestFiles } from "./helpers/fixture.js";
 
 /** Compare the byte splitter with the text one on `bytes`. */
 function agree(bytes: Uint8Array): void {
@@ -59,18 +58,16 @@ describe("splitManifestBytes", () => {
     );
   });
 
-  test("agrees on every manifest of the real corpus", () => {
-    let seen = 0;
-    for (const root of corpusRoots()) {
-      for (const dir of fs.readdirSync(root.path)) {
-        for (const name of fs.readdirSync(path.join(root.path, dir))) {
-          if (name.toLowerCase() !== "skill.md") continue;
-          agree(fs.readFileSync(path.join(root.path, dir, name)));
-          seen++;
-        }
-      }
-    }
-    expect(seen).toBeGreaterThan(2300);
+  test("agrees on every vendored real manifest", () => {
+    const files = manifestFiles(fixtureRoots());
+    for (const file of files) agree(fs.readFileSync(file));
+    expect(files).toHaveLength(59);
+  });
+
+  corpusTest("agrees on every manifest of the real corpus", () => {
+    const files = manifestFiles(corpusRoots());
+    for (const file of files) agree(fs.readFileSync(file));
+    expect(files).toHaveLength(2360);
   });
 
   test("agrees on generated text and bytes", () => {

@@ -1,5 +1,5 @@
 // The published package: pack it, install the tarball into a fresh project, then import, require and type-check it.
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -46,11 +46,47 @@ console.log(JSON.stringify(report));
 `;
 const IMPORTS = `import { type CatalogFormat, createAgentSkills, renderCatalog, SkillError, type SkillInfo } from "@clarvis/agent-skills";`;
 
+/** The fields of a listed skill the CLI test reads. */
+interface SkillInfoLike {
+  name: string;
+  description: string;
+}
+
 let project = "";
 let packed: Packed;
 let tscOutput = "";
-/** A Node.js 22 binary: the registry ships each platform's build as an ordinary package. */
-let node22 = "";
+
+/**
+ * The other runtimes the package promises to work on. The registry ships each one's build as an
+ * ordinary package: Node.js for every platform, Bun and Deno (glibc) for Linux x64 here.
+ */
+const RUNTIMES = [
+  {
+    name: "Node.js 22",
+    pkg: `node-${process.platform}-${process.arch}`,
+    version: "22",
+    bin: "bin/node",
+    run: [],
+  },
+  {
+    name: "Node.js 24",
+    pkg: `node-${process.platform}-${process.arch}`,
+    version: "24",
+    bin: "bin/node",
+    run: [],
+  },
+  { name: "Bun 1.4", pkg: "@oven/bun-linux-x64", version: "1.4", bin: "bin/bun", run: [] },
+  {
+    name: "Deno 2.9",
+    pkg: "@deno/linux-x64-glibc",
+    version: "2.9",
+    bin: "deno",
+    run: ["run", "--allow-all"],
+  },
+] as const;
+const ON_LINUX_X64 = process.platform === "linux" && process.arch === "x64";
+/** Each runtime's executable and the arguments that run a script with it. */
+const runtimes = new Map<string, string[]>();
 
 function run(file: string, args: string[], cwd: string): string {
   return execFileSync(file, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
@@ -75,13 +111,16 @@ beforeAll(() => {
     "--no-package-lock",
   ];
   run("npm", [...install, `./${packed.filename}`], project);
-  // In its own folder, so the consumer's node_modules holds only what a user's would.
-  const runtime = path.join(project, "node22");
-  fs.mkdirSync(runtime);
-  fs.writeFileSync(path.join(runtime, "package.json"), JSON.stringify({ name: "runtime", private: true }));
-  const nodePackage = `node-${process.platform}-${process.arch}`;
-  run("npm", [...install, `${nodePackage}@22`], runtime);
-  node22 = path.join(runtime, "node_modules", nodePackage, "bin", "node");
+  // Each in its own folder (two Node.js versions share a package name), so the consumer's
+  // node_modules holds only what a user's would.
+  for (const r of RUNTIMES) {
+    if (!ON_LINUX_X64 && !r.pkg.startsWith("node-")) continue;
+    const dir = path.join(project, "runtimes", r.name.replace(/\W+/g, "-"));
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "runtime", private: true }));
+    run("npm", [...install, `${r.pkg}@${r.version}`], dir);
+    runtimes.set(r.name, [path.join(dir, "node_modules", r.pkg, r.bin), ...r.run]);
+  }
   writeTree(
     {
       "consumer.mts": `${IMPORTS}\n${BODY.replace("RESOLVED", 'import.meta.resolve("@clarvis/agent-skills")')}`,
@@ -154,19 +193,27 @@ describe("an installed consumer", () => {
     );
   });
 
-  test("the second runtime is Node.js 22, beside this Node.js 20 or later", () => {
-    expect(run(node22, ["--version"], project)).toMatch(/^v22\./);
-    expect(Number(process.versions.node.split(".")[0])).toBeGreaterThanOrEqual(20);
-  });
+  test.each(RUNTIMES.map((r) => [r.name, r.version] as const))(
+    "the runtime called %s is version %s",
+    (name, version) => {
+      if (!runtimes.has(name)) return expect(ON_LINUX_X64).toBe(false);
+      const [exe] = runtimes.get(name) as string[];
+      expect(run(exe as string, ["--version"], project)).toMatch(
+        new RegExp(`^\\D*${version.replace(".", "\\.")}\\.`),
+      );
+    },
+  );
 
-  test.each([
-    ["import", "this Node.js", "consumer.mjs", "dist/index.js"],
-    ["require", "this Node.js", "consumer.cjs", "dist/cjs/index.js"],
-    ["import", "Node.js 22", "consumer.mjs", "dist/index.js"],
-    ["require", "Node.js 22", "consumer.cjs", "dist/cjs/index.js"],
-  ])("can %s the package on %s and load, repair, confine and render skills", (_, runtime, file, entry) => {
-    const node = runtime === "Node.js 22" ? node22 : process.execPath;
-    const report = JSON.parse(run(node, [file, path.join(project, "skills")], project)) as Report;
+  const cases = (["import", "require"] as const).flatMap((how) =>
+    [{ name: "this Node.js" }, ...RUNTIMES].map((r) => [how, r.name] as const),
+  );
+  test.each(cases)("can %s the package on %s and load, repair, confine and render skills", (how, runtime) => {
+    const command = runtime === "this Node.js" ? [process.execPath] : runtimes.get(runtime);
+    if (command === undefined) return expect(ON_LINUX_X64).toBe(false);
+    const [exe, ...args] = command as [string, ...string[]];
+    const [file, entry] =
+      how === "import" ? ["consumer.mjs", "dist/index.js"] : ["consumer.cjs", "dist/cjs/index.js"];
+    const report = JSON.parse(run(exe, [...args, file, path.join(project, "skills")], project)) as Report;
     expect(report.resolved.endsWith(`node_modules/@clarvis/agent-skills/${entry}`)).toBe(true);
     expect({ ...report, resolved: undefined }).toEqual({
       resolved: undefined,
@@ -176,4 +223,27 @@ describe("an installed consumer", () => {
       catalog: `- pdf: Use when: the user hands over a PDF (\`${path.join(project, "skills", "pdf", "SKILL.md")}\`)`,
     });
   });
+
+  test.each([{ name: "this Node.js" }, ...RUNTIMES].map((r) => r.name))(
+    "the installed CLI runs on %s",
+    (runtime) => {
+      const command = runtime === "this Node.js" ? [process.execPath] : runtimes.get(runtime);
+      if (command === undefined) return expect(ON_LINUX_X64).toBe(false);
+      const [exe, ...args] = command as [string, ...string[]];
+      const bin = path.join(project, "node_modules", "@clarvis", "agent-skills", "dist", "cli", "bin.js");
+      const skills = path.join(project, "skills");
+      const listed = JSON.parse(
+        run(exe, [...args, bin, "list", "--json", "--root", skills], project),
+      ) as SkillInfoLike[];
+      expect(listed.map((s) => [s.name, s.description])).toEqual([
+        ["pdf", "Use when: the user hands over a PDF"],
+      ]);
+      const refused = spawnSync(exe, [...args, bin, "resource", "pdf", "../x", "--root", skills], {
+        cwd: project,
+        encoding: "utf8",
+      });
+      expect([refused.status, refused.stdout]).toEqual([1, ""]);
+      expect(refused.stderr).toContain("path_escape");
+    },
+  );
 });

@@ -87,7 +87,7 @@ describe("refresh", () => {
 });
 
 describe("warn sink", () => {
-  test("a throwing sink cannot break a scan; null restores the silent default", () => {
+  test("a throwing sink cannot break a scan; null restores the default", () => {
     const root = writeTree({ "x/SKILL.md": "nope", "ok/SKILL.md": skill("ok") });
     setWarnSink(() => {
       throw new Error("sink failure");

@@ -1,6 +1,6 @@
 // The commands that read a loaded set of skills: list, show, resource, explain.
 import * as path from "node:path";
-import { type AgentSkills, SkillError, type SkillWarning, setWarnSink } from "../index.js";
+import { type AgentSkills, SkillError } from "../index.js";
 import { closest } from "../spelling.js";
 import { noteSearched } from "./catalog.js";
 import { CliError, type CliIo, type Invocation, open, printWarnings } from "./context.js";
@@ -96,17 +96,10 @@ export function showCommand(inv: Invocation, io: CliIo): number {
   const name = inv.args[0] ?? "";
   const skills = open(inv, io);
   // Resource warnings concern the skill shown, so they are printed; the scan's are list's business.
-  const warnings: SkillWarning[] = [];
-  setWarnSink((w) => warnings.push(w));
-  let content: ReturnType<AgentSkills["loadSkill"]>;
-  try {
-    content = skills.loadSkill(name);
-  } finally {
-    setWarnSink(null);
-  }
+  const content = skills.loadSkill(name);
   if (content === undefined) throw notFound(skills, name, io);
   io.stdout(inv.json ? `${toJson(content)}\n` : `${stripControls(content.body)}\n`);
-  printWarnings(warnings, io);
+  printWarnings(content.warnings, io);
   return 0;
 }
 

@@ -91,6 +91,8 @@ export function open(inv: Invocation, io: CliIo): AgentSkills {
     ...(inv.home === undefined ? {} : { home: inv.home }),
     strict: inv.strict,
     followSymlinks: inv.followSymlinks,
+    // The scan's warnings are on `warnings`; the global sink of a program importing the library is never touched.
+    onWarning: () => {},
   });
 }
 

@@ -59,6 +59,8 @@ export function validateCommand(inv: Invocation, io: CliIo): number {
     cwd: io.cwd,
     followSymlinks: inv.followSymlinks,
     recursive: inv.recursive,
+    // Every warning is a finding printed below; the global sink is never touched.
+    onWarning: () => {},
     ...(inv.home === undefined ? {} : { home: inv.home }),
     ...(inv.target === undefined ? {} : { target: inv.target }),
   };

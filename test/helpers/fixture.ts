@@ -3,7 +3,7 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { afterAll } from "vitest";
+import { afterAll, test } from "vitest";
 
 /** A file's content, a symlink (target as written), a FIFO, or an empty directory. */
 export type Node = string | Buffer | { symlink: string } | { fifo: true } | { dir: true };
@@ -53,15 +53,60 @@ export function skill(name: string, description = `The ${name} skill.`, extra = 
   return manifest(`name: ${name}\ndescription: ${description}${extra === "" ? "" : `\n${extra}`}`);
 }
 
-/** The corpus of real skills beside the repository (`../shared/corpus/real-skills`). */
+/** The vendored real skills (test/fixtures/real-skills, see its SOURCES.md): always present. */
+export const FIXTURES = path.resolve(import.meta.dirname, "../fixtures/real-skills");
+
+/** The full corpus of real skills beside the repository (`../shared/corpus/real-skills`): CI only. */
 export const CORPUS = path.resolve(import.meta.dirname, "../../../shared/corpus/real-skills");
 
-/** The corpus repository folders, each usable as a root, sorted. */
-export function corpusRoots(): { path: string; source: string }[] {
+/** Whether the full corpus is there; a fresh clone with nothing beside it has none. */
+export const HAS_CORPUS = fs.existsSync(CORPUS);
+
+/** Why corpus tests were skipped: shown in each skipped test's title and once by the global setup. */
+export const NO_CORPUS =
+  "skipped: no ../shared/corpus/real-skills beside the repository (.ci/run requires it)";
+
+/**
+ * A test over the full corpus: run when the corpus is there, else skipped with the reason in its title,
+ * so a fresh clone passes and the report still says what did not run.
+ */
+export function corpusTest(name: string, fn: () => unknown, timeout?: number): void {
+  if (HAS_CORPUS) test(name, fn, timeout);
+  else test.skip(`${name} [${NO_CORPUS}]`, fn);
+}
+
+/** The repository folders of `base`, each usable as a root, sorted by name. */
+function repositoryRoots(base: string): { path: string; source: string }[] {
   return fs
-    .readdirSync(CORPUS, { withFileTypes: true })
+    .readdirSync(base, { withFileTypes: true })
     .filter((d) => d.isDirectory())
     .map((d) => d.name)
     .sort()
-    .map((name) => ({ path: path.join(CORPUS, name), source: name }));
+    .map((name) => ({ path: path.join(base, name), source: name }));
+}
+
+/** The corpus repository folders, each usable as a root, sorted. Only inside `corpusTest`. */
+export function corpusRoots(): { path: string; source: string }[] {
+  return repositoryRoots(CORPUS);
+}
+
+/** The vendored repository folders (anthropics__skills, openai__skills, openclaw__skills), sorted. */
+export function fixtureRoots(): { path: string; source: string }[] {
+  return repositoryRoots(FIXTURES);
+}
+
+/**
+ * Every manifest under `roots`, one per skill folder, sorted: `SKILL.md`, else the first of its case
+ * variants (as discovery picks them).
+ */
+export function manifestFiles(roots: readonly { path: string }[]): string[] {
+  const files: string[] = [];
+  for (const { path: root } of roots) {
+    for (const dir of fs.readdirSync(root).sort()) {
+      const names = fs.readdirSync(path.join(root, dir)).sort();
+      const name = names.find((n) => n === "SKILL.md") ?? names.find((n) => n.toLowerCase() === "skill.md");
+      if (name !== undefined) files.push(path.join(root, dir, name));
+    }
+  }
+  return files;
 }
