@@ -35,8 +35,11 @@ const FOOTER = `Exit codes: 0 ok, 1 errors found or the operation failed, 2 bad 
 Colour only on a terminal, and never when NO_COLOR is set. Output that is not a terminal is cut to
 COLUMNS columns (default 80); --wide never cuts.`;
 
-const column = (rows: readonly (readonly [string, string])[], indent: number) =>
-  rows.map(([a, b]) => `${" ".repeat(indent)}${a.padEnd(22)}  ${b}`).join("\n");
+function column(rows: readonly (readonly [string, string])[], indent: number): string {
+  let width = 22;
+  for (const [a] of rows) width = Math.max(width, a.length);
+  return rows.map(([a, b]) => `${" ".repeat(indent)}${a.padEnd(width)}  ${b}`).join("\n");
+}
 
 /** The full help: every command's summary, the root and global options, an example of each. */
 export function mainHelp(table: Readonly<Record<string, CommandDoc>>): string {
@@ -69,7 +72,7 @@ export function commandHelp(name: string, doc: CommandDoc): string {
   return `usage: agent-skills ${`${name} ${doc.args}`.trim()} [options]
 
 ${doc.summary}
-${doc.details.map((l) => `${l}\n`).join("")}${own}
+${doc.details.length === 0 ? "" : `\n${doc.details.map((l) => `${l}\n`).join("")}`}${own}
 Examples
 ${examples}
 
