@@ -3,6 +3,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, test } from "vitest";
+import { setFaultHook } from "../src/fsx.js";
 import { StartupError, type ValidationFinding, validateSkills } from "../src/index.js";
 import { closest } from "../src/spelling.js";
 import { isNearMiss, MAX_WALK_DEPTH } from "../src/walk.js";
@@ -135,6 +136,30 @@ describe("--recursive", () => {
     );
   });
 
+  test("an unreadable folder is a walk-incomplete warning; the rest is still checked", () => {
+    const base = writeTree({ "a/SKILL.md": skill("a"), "locked/b/SKILL.md": skill("b") });
+    setFaultHook((op, p) => {
+      if (op === "readdir" && p === path.join(base, "locked")) {
+        throw Object.assign(new Error("denied"), { code: "EACCES" });
+      }
+    });
+    try {
+      const report = validateSkills([base], { recursive: true });
+      expect(report.skills).toBe(1);
+      expect(report.findings.map((f) => [brief(base, f), f.message])).toEqual([
+        [["locked", "walk-incomplete", "warning", null], "cannot be read (EACCES)"],
+      ]);
+    } finally {
+      setFaultHook(null);
+    }
+  });
+
+  test("with no PATH, --recursive walks each root", () => {
+    const base = writeTree({ "r/p/skills/a/SKILL.md": skill("a") });
+    const r = run(["validate", "--recursive", "--root", path.join(base, "r")]);
+    expect([r.code, r.out]).toEqual([0, "ok: 1 skill checked; 0 errors, 0 warnings\n"]);
+  });
+
   test(`no deeper than ${MAX_WALK_DEPTH} folders below the PATH`, () => {
     const chain = (n: number) => Array.from({ length: n }, (_, i) => `d${i}`).join("/");
     const base = writeTree({ [`${chain(MAX_WALK_DEPTH)}/SKILL.md`]: skill(`d${MAX_WALK_DEPTH - 1}`) });
@@ -203,6 +228,7 @@ describe("--target", () => {
     "xml-name/SKILL.md": manifest("name: xml-name\ndescription: Fine.\nargument-hint: x"),
     "lower/skill.md": skill("lower"),
     "short/SKILL.md": skill("short", "S.", `metadata:\n  short-description: "${"x".repeat(501)}"`),
+    "alias/SKILL.md": skill("alias", "A.", `metadata:\n  shortDescription: "${"y ".repeat(250)}"`),
   });
   const found = (target?: "agentskills" | "claude" | "codex") =>
     validateSkills([base], target === undefined ? {} : { target }).findings.map((f) => brief(base, f));
