@@ -55,6 +55,12 @@ describe("--help and --version", () => {
     expect(run(argv)).toEqual({ code: 0, out: page, err: "" });
   });
 
+  test("help takes at most one command", () => {
+    expect(run(["help", "list", "show"]).err.split("\n")[0]).toBe(
+      "error: help takes at most 1 argument, received 2",
+    );
+  });
+
   test("help of an unknown command is a usage error", () => {
     for (const argv of [
       ["--help", "frob"],

@@ -65,9 +65,10 @@ function rootLines(reports: readonly RootReport[], io: CliIo): string[] {
  * on stderr when no root exists or no skill was found.
  */
 export function noteSearched(skills: AgentSkills, io: CliIo): void {
+  // A skill found means a root exists: nothing to say, and no need to count every root's skills.
+  if (skills.listSkills().length > 0) return;
   const reports = rootReports(skills);
   const none = reports.every((r) => r.state !== "ok");
-  if (!none && skills.listSkills().length > 0) return;
   const why = none ? "none of these roots exists" : "no skill found in these roots";
   io.stderr(
     `note: ${why} (agent-skills roots shows them; --root PATH adds one):\n${rootLines(reports, io).join("\n")}\n`,

@@ -89,10 +89,10 @@ function parse(argv: readonly string[], io: CliIo): Invocation | { help: string 
   const budget = budgetOf(values.budget);
   const arity = entry.arity;
   if (args.length < arity[0] || args.length > arity[1]) {
-    const wanted = arity[0] === arity[1] ? `${arity[0]}` : `at least ${arity[0]}`;
-    throw new UsageError(
-      `${command} takes ${wanted} argument${arity[0] === 1 ? "" : "s"}, received ${args.length}`,
-    );
+    const [min, max] = arity;
+    const [wanted, n] =
+      min === max ? [`${min}`, min] : min === 0 ? [`at most ${max}`, max] : [`at least ${min}`, min];
+    throw new UsageError(`${command} takes ${wanted} argument${n === 1 ? "" : "s"}, received ${args.length}`);
   }
   const preset = values.preset ?? "clarvis";
   if (!Object.hasOwn(PRESETS, preset)) {
