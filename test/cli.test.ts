@@ -109,6 +109,9 @@ describe("--help and --version", () => {
     for (const flag of ["--root", "--user-root", "--preset", "--workspace", "--home", "--strict"]) {
       expect(HELP).toContain(flag);
     }
+    for (const flag of ["--wide", "--format", "--budget N", "--recursive", "--target CLIENT", "COLUMNS"]) {
+      expect(HELP).toContain(flag);
+    }
     for (const flag of ["--no-follow-symlinks", "--json", "--help", "--version", "NO_COLOR"]) {
       expect(HELP).toContain(flag);
     }

@@ -47,6 +47,9 @@ export function mainHelp(table: Readonly<Record<string, CommandDoc>>): string {
   const examples = Object.values(table).flatMap((d) =>
     d.examples.slice(0, 1).map(([a]) => `  agent-skills ${a}`),
   );
+  const own = Object.entries(table).flatMap(([name, d]) =>
+    d.options.map(([flag, meaning]) => [flag, `${name}: ${meaning}`] as const),
+  );
   return `agent-skills: find, read and check Agent Skills (folders with a SKILL.md)
 
 usage: agent-skills <command> [args] [options]
@@ -57,6 +60,9 @@ ${column(commands, 2)}
 ${ROOT_OPTIONS}
 
 ${GLOBAL_OPTIONS}
+
+Options of one command
+${column(own, 2)}
 
 Examples
 ${examples.join("\n")}

@@ -98,7 +98,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   validate: {
     arity: [0, Number.POSITIVE_INFINITY],
     args: "[PATH...]",
-    summary: "check skill directories, SKILL.md files or roots (default: the roots); exit 1 on any error",
+    summary: "check skill folders, SKILL.md files or roots (default: the roots); exit 1 on errors",
     details: [
       "Each finding with file:line, rule and a fix, then counts by rule. Checking no skill at all is an",
       "error (no-manifest), naming near-miss files such as SKILLS.md.",
