@@ -191,6 +191,14 @@ describe("not_found hints", () => {
     );
   });
 
+  test("under --json the error object is the whole output: no note", () => {
+    expect(run(["show", "pdf", "--json", "--root", "nowhere"])).toEqual({
+      code: 1,
+      out: `${JSON.stringify({ error: { code: "not_found", message: 'no skill named "pdf" is loaded' } }, null, 2)}\n`,
+      err: "",
+    });
+  });
+
   test("an unknown name in roots that do not exist says where it looked", () => {
     const r = run(["show", "pdf", "--root", "nowhere"]);
     expect(r.code).toBe(1);

@@ -60,9 +60,12 @@ function didYouMean(skills: AgentSkills, name: string): string {
   return near === undefined ? "" : `; did you mean ${JSON.stringify(near)}?`;
 }
 
-/** `not_found` for an unknown skill, with a hint, after saying on stderr where the CLI looked if it found nothing. */
-function notFound(skills: AgentSkills, name: string, io: CliIo, lead?: string): SkillError {
-  noteSearched(skills, io);
+/**
+ * `not_found` for an unknown skill, with a hint, after saying on stderr where the CLI looked if it
+ * found nothing. Under `--json` the error object is the whole output, so the note is left out.
+ */
+function notFound(skills: AgentSkills, name: string, inv: Invocation, io: CliIo, lead?: string): SkillError {
+  if (!inv.json) noteSearched(skills, io);
   const message = lead ?? `no skill named ${JSON.stringify(name)} is loaded`;
   return new SkillError("not_found", `${message}${didYouMean(skills, name)}`, { skill: name });
 }
@@ -97,7 +100,7 @@ export function showCommand(inv: Invocation, io: CliIo): number {
   const skills = open(inv, io);
   // Resource warnings concern the skill shown, so they are printed; the scan's are list's business.
   const content = skills.loadSkill(name);
-  if (content === undefined) throw notFound(skills, name, io);
+  if (content === undefined) throw notFound(skills, name, inv, io);
   io.stdout(inv.json ? `${toJson(content)}\n` : `${stripControls(content.body)}\n`);
   printWarnings(content.warnings, io);
   return 0;
@@ -112,7 +115,7 @@ export function showCommand(inv: Invocation, io: CliIo): number {
 export function resourceCommand(inv: Invocation, io: CliIo): number {
   const [name = "", rel = ""] = inv.args;
   const skills = open(inv, io);
-  if (!skills.listSkills().some((s) => s.name === name)) throw notFound(skills, name, io);
+  if (!skills.listSkills().some((s) => s.name === name)) throw notFound(skills, name, inv, io);
   const resolved = skills.resourcePath(name, rel);
   if (inv.json) io.stdout(`${toJson({ skill: name, resource: rel, path: resolved })}\n`);
   else if (stripControls(resolved) !== resolved || /[\t\n]/.test(resolved)) {
@@ -133,6 +136,7 @@ export function explainCommand(inv: Invocation, io: CliIo): number {
     throw notFound(
       skills,
       name,
+      inv,
       io,
       `no root offers a skill named ${JSON.stringify(name)} (run agent-skills list to see the names)`,
     );
