@@ -7,8 +7,8 @@ const med = (result, key) => median(result.samples.get(key).ms);
 function ratio(c, result) {
   const ms = med(result, c.key);
   if (c.key === "yaml" || c.key === "create") return `${(ms / med(result, "floor")).toFixed(2)}x floor`;
-  if (c.key.startsWith("refresh") || c.key === "async")
-    return `${(ms / med(result, "create")).toFixed(2)}x create`;
+  if (c.key === "async") return `${(ms / med(result, "create")).toFixed(2)}x create (sync)`;
+  if (c.key.startsWith("refresh")) return `${(ms / med(result, "create")).toFixed(2)}x create`;
   if (c.peer) return `${(ms / med(result, "create")).toFixed(2)}x create`;
   return "";
 }
@@ -30,8 +30,8 @@ export function casesTable(sets) {
   return lines.join("\n");
 }
 
-/** The other measures: per-call costs, memory and import time. */
-export function otherTable({ micro, rss, imports }) {
+/** The other measures: per-call costs, memory, start-up and scale. */
+export function otherTable({ micro, rss, imports, scale }) {
   return [
     "| other measure | value |",
     "| --- | ---: |",
@@ -40,15 +40,47 @@ export function otherTable({ micro, rss, imports }) {
     `| peak RSS of a fresh process: create, refresh, 100 loadSkill (synthetic) | ${rss.toFixed(0)} MiB |`,
     `| \`node -e ''\` | ${fmt(imports.empty)} ms |`,
     `| \`node -e "import('@clarvis/agent-skills')"\` | ${fmt(imports.withLib)} ms (+${fmt(imports.withLib - imports.empty)}) |`,
+    `| \`agent-skills --version\` | ${fmt(imports.version)} ms (${(imports.version / imports.empty).toFixed(2)}x empty node) |`,
+    `| \`agent-skills list\` on the example workspace | ${fmt(imports.list)} ms (${(imports.list / imports.empty).toFixed(2)}x empty node) |`,
+    `| createAgentSkills per manifest, 4 x 2,500 / 4 x ${scale.perRoot.toLocaleString("en")} | ${scale.perManifest.map((us) => `${us.toFixed(1)} µs`).join(" / ")} |`,
+    `| RSS after discovery, 4 x 2,500 / 4 x ${scale.perRoot.toLocaleString("en")} | ${scale.rss.map((m) => `${m.toFixed(0)} MiB`).join(" / ")} |`,
   ].join("\n");
 }
 
 /** The issue's targets, each with the figure that decides it. */
-export function targetsTable(sets, { micro, rss }) {
+export function targetsTable(sets, { micro, rss, imports, scale }) {
   const [synthetic] = sets;
   const r = synthetic.result;
+  const perSet = (label, fn, ok) => sets.map((s) => [`${label} (${s.title})`, fn(s.result), ok, "x"]);
   const rows = [
-    ["createAgentSkills <= 2.0x the bare-I/O floor", med(r, "create") / med(r, "floor"), (x) => x <= 2, "x"],
+    ...perSet(
+      "createAgentSkills <= 1.5x the bare-I/O floor",
+      (x) => med(x, "create") / med(x, "floor"),
+      (x) => x <= 1.5,
+    ),
+    ...perSet(
+      "createAgentSkillsAsync <= 1.5x createAgentSkills",
+      (x) => med(x, "async") / med(x, "create"),
+      (x) => x <= 1.5,
+    ),
+    ...perSet(
+      "first refresh(), nothing changed <= 0.3x create",
+      (x) => med(x, "refreshFirst") / med(x, "create"),
+      (x) => x <= 0.3,
+    ),
+    ["`agent-skills --version` <= 1.5x `node -e ''`", imports.version / imports.empty, (x) => x <= 1.5, "x"],
+    [
+      "`agent-skills list` (example) <= 1.8x `node -e ''`",
+      imports.list / imports.empty,
+      (x) => x <= 1.8,
+      "x",
+    ],
+    [
+      `time per manifest, 4 x ${scale.perRoot.toLocaleString("en")} <= 1.3x 4 x 2,500`,
+      scale.perManifest[1] / scale.perManifest[0],
+      (x) => x <= 1.3,
+      "x",
+    ],
     ["refresh(), nothing changed <= 0.3x create", med(r, "refresh") / med(r, "create"), (x) => x <= 0.3, "x"],
     ["refresh(), 1% changed <= 0.4x create", med(r, "refresh1") / med(r, "create"), (x) => x <= 0.4, "x"],
     ["listSkills() under 1 µs", micro.list / 1000, (x) => x < 1, " µs"],

@@ -1,11 +1,17 @@
-// Child process of the benchmark: discover a store in a fresh process and print its peak RSS in MiB.
-// Usage: node rss.mjs LIBRARY_URL ROOTS_JSON
+// Child process of the benchmark: discover a store in a fresh process and print its RSS in MiB: the peak
+// over discovery, a refresh and 100 loadSkill calls, or with `discovery`, what discovery alone keeps.
+// Usage: node [--expose-gc] rss.mjs LIBRARY_URL ROOTS_JSON [discovery]
 import * as fs from "node:fs";
 
-const [url, rootsJson] = process.argv.slice(2);
+const [url, rootsJson, mode] = process.argv.slice(2);
 const { createAgentSkills } = await import(url);
 const roots = JSON.parse(rootsJson);
 const skills = createAgentSkills({ roots });
+if (mode === "discovery") {
+  globalThis.gc?.();
+  process.stdout.write(String(process.memoryUsage().rss / 1024 / 1024));
+  process.exit(0);
+}
 skills.refresh();
 for (const s of skills.listSkills().slice(0, 100)) skills.loadSkill(s.name);
 

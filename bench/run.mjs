@@ -9,16 +9,22 @@ import { floor, floorYaml } from "./floor.mjs";
 import { median, nodeRun, perCall, settle, timed, timedWithLoop } from "./measure.mjs";
 import { loadPeers } from "./peers.mjs";
 import { casesTable, otherTable, targetsTable } from "./report.mjs";
-import { removeStore, writeStore } from "./store.mjs";
+import { PER_ROOT, removeStore, writeStore } from "./store.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const libUrl = pathToFileURL(path.join(here, "..", "dist", "index.js")).href;
 const corpusDir = path.resolve(here, "..", "..", "shared", "corpus", "real-skills");
-const { values } = parseArgs({ options: { rounds: { type: "string", default: "9" } } });
+const { values } = parseArgs({
+  options: { rounds: { type: "string", default: "9" }, scale: { type: "string", default: "10000" } },
+});
 // Every case of one round runs before the next round starts, so drift in the machine's load spreads over all.
 const ROUNDS = Number(values.rounds);
 if (!Number.isInteger(ROUNDS) || ROUNDS < 1)
   throw new Error(`--rounds must be a positive integer, got ${values.rounds}`);
+// Skills a root of the scale store (4 roots): 10,000 by default; `--scale 25000` gives the 100,000 run.
+const SCALE = Number(values.scale);
+if (!Number.isInteger(SCALE) || SCALE < PER_ROOT)
+  throw new Error(`--scale must be an integer >= ${PER_ROOT}`);
 
 const lib = await import(libUrl);
 const { peers, missing } = await loadPeers();
@@ -28,6 +34,7 @@ function cases(roots) {
   const live = lib.createAgentSkills({ roots });
   const manifests = live.listSkills().map((s) => s.path);
   const touched = manifests.filter((_, i) => i % 100 === 0);
+  let first;
   return [
     { key: "floor", label: "bare-I/O floor (readdir + read, no parse)", run: () => floor(roots) },
     { key: "yaml", label: "floor + one `yaml` parse per file", run: () => floorYaml(roots) },
@@ -41,6 +48,15 @@ function cases(roots) {
       label: "createAgentSkillsAsync",
       loop: true,
       run: async () => (await lib.createAgentSkillsAsync({ roots })).listSkills().length,
+    },
+    {
+      key: "refreshFirst",
+      label: "first refresh() after discovery, nothing changed",
+      // A fresh instance each round (untimed): only its first refresh is measured.
+      before: () => {
+        first = lib.createAgentSkills({ roots });
+      },
+      run: () => first.refresh().changed.length,
     },
     { key: "refresh", label: "refresh(), nothing changed", run: () => live.refresh().changed.length },
     {
@@ -116,14 +132,57 @@ function peakRss(roots) {
   return median(Array.from({ length: 3 }, run));
 }
 
-function importTime() {
-  const empty = [];
-  const withLib = [];
-  for (let i = 0; i < 15; i++) {
-    empty.push(nodeRun(["-e", ""]).ms);
-    withLib.push(nodeRun(["--input-type=module", "-e", `await import(${JSON.stringify(libUrl)})`]).ms);
+/** Wall time of a fresh process: empty node, importing the library, and two CLI commands. */
+function startup() {
+  const bin = path.join(here, "..", "dist", "cli", "bin.js");
+  const example = path.join(here, "..", "examples");
+  const runs = {
+    empty: ["-e", ""],
+    withLib: ["--input-type=module", "-e", `await import(${JSON.stringify(libUrl)})`],
+    version: [bin, "--version"],
+    list: [bin, "list", "--workspace", path.join(example, "workspace"), "--home", path.join(example, "home")],
+  };
+  const ms = Object.fromEntries(Object.keys(runs).map((k) => [k, []]));
+  // Interleaved, so a change in the machine's load touches every command alike.
+  for (let i = 0; i < 15; i++) for (const [k, args] of Object.entries(runs)) ms[k].push(nodeRun(args).ms);
+  return Object.fromEntries(Object.entries(ms).map(([k, xs]) => [k, median(xs)]));
+}
+
+/** RSS (MiB) of a fresh process right after discovering `roots`, garbage collected. */
+function rssAfterDiscovery(roots) {
+  const run = () =>
+    Number(
+      nodeRun(["--expose-gc", path.join(here, "rss.mjs"), libUrl, JSON.stringify(roots), "discovery"]).stdout,
+    );
+  return median(Array.from({ length: 3 }, run));
+}
+
+/**
+ * Time per manifest of createAgentSkills on a store of `perRoot` skills a root, interleaved with the
+ * same measure on `small`, and RSS after discovery of both: how discovery scales.
+ */
+async function scale(perRoot, small) {
+  const big = writeStore(1, perRoot);
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  try {
+    const stores = [
+      { roots: small, n: 4 * PER_ROOT },
+      { roots: big.roots, n: 4 * perRoot },
+    ];
+    const ms = [[], []];
+    for (let round = 0; round < Math.min(ROUNDS, 5); round++) {
+      for (const [i, st] of stores.entries())
+        ms[i].push((await timed(() => lib.createAgentSkills({ roots: st.roots }))).ms);
+      process.stderr.write(`scale 4 x ${perRoot}: round ${round + 1}\n`);
+    }
+    return {
+      perRoot,
+      perManifest: stores.map((st, i) => (median(ms[i]) * 1000) / st.n),
+      rss: stores.map((st) => rssAfterDiscovery(st.roots)),
+    };
+  } finally {
+    removeStore(big.base);
   }
-  return { empty: median(empty), withLib: median(withLib) };
 }
 
 const store = writeStore();
@@ -141,7 +200,12 @@ try {
   }
   for (const set of sets) set.result = await measureSet(set.title, set.roots);
   await settle();
-  const measures = { micro: micro(store.roots), rss: peakRss(store.roots), imports: importTime() };
+  const measures = {
+    micro: micro(store.roots),
+    rss: peakRss(store.roots),
+    imports: startup(),
+    scale: await scale(SCALE, store.roots),
+  };
   const cpu = os.cpus();
   console.log(
     `\nnode ${process.version}, ${cpu.length} cores (${cpu[0]?.model ?? "?"}), ${ROUNDS} rounds, medians\n`,

@@ -3,9 +3,8 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 
-/** Skills per root, and how many of them reuse a name shared by every root (a quarter). */
+/** Skills per root by default, a quarter of which reuse a name shared by every root. */
 export const PER_ROOT = 2500;
-const SHARED = PER_ROOT / 4;
 const ROOTS = ["user-agents", "workspace-agents", "user-clarvis", "workspace-clarvis"];
 
 const WORDS = (
@@ -61,22 +60,22 @@ export function manifestText(name, rnd) {
   return `${lines.join("\n")}\n`;
 }
 
-/** The name of skill `i` of root `r`: the first quarter is shared by every root. */
-export function skillName(r, i) {
-  return i < SHARED ? `shared-skill-${i}` : `r${r}-skill-${i}`;
+/** The name of skill `i` of root `r`: the first quarter of each root's `perRoot` is shared by every root. */
+export function skillName(r, i, perRoot = PER_ROOT) {
+  return i < perRoot / 4 ? `shared-skill-${i}` : `r${r}-skill-${i}`;
 }
 
 /**
  * Write the store under a fresh temp folder and return its root paths (ascending precedence).
  * Every skill has two resource files; every 100th has a third, for the loadSkill measure.
  */
-export function writeStore(seed = 1) {
+export function writeStore(seed = 1, perRoot = PER_ROOT) {
   const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "agent-skills-bench-")));
   const rnd = random(seed);
   const roots = ROOTS.map((label, r) => {
     const root = path.join(base, label);
-    for (let i = 0; i < PER_ROOT; i++) {
-      const name = skillName(r, i);
+    for (let i = 0; i < perRoot; i++) {
+      const name = skillName(r, i, perRoot);
       const dir = path.join(root, name);
       fs.mkdirSync(path.join(dir, "scripts"), { recursive: true });
       fs.writeFileSync(path.join(dir, "SKILL.md"), manifestText(name, rnd));
