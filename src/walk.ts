@@ -7,7 +7,7 @@ import { type Entry, readdirSync, realpathSync, statSync } from "./fsx.js";
 /** How deep below a PATH `--recursive` looks; deeper folders are not read. */
 export const MAX_WALK_DEPTH = 32;
 /** How many folders one PATH's walk reads at most. */
-export const MAX_WALK_DIRS = 100_000;
+const MAX_WALK_DIRS = 100_000;
 
 /** Folders never worth a look: installed packages and git's store hold no skill of their own. */
 const SKIPPED = new Set(["node_modules", ".git"]);
@@ -16,7 +16,9 @@ const isManifest = (e: Entry) => e.name.toLowerCase() === "skill.md";
 
 /** What a walk found: skill directories in sorted order, and why it stopped early or skipped a folder. */
 export interface Walk {
+  /** The skill directories found, in sorted depth-first order. */
   readonly skills: string[];
+  /** Folders that could not be read, or the PATH whose walk stopped at the folder limit. */
   readonly problems: { readonly path: string; readonly message: string }[];
 }
 
@@ -98,7 +100,7 @@ function filesBelow(top: string, depth: number, limit: number, match: (name: str
 }
 
 /** Up to 5 files named like a manifest but not `SKILL.md`, at most three folders below `top`. */
-export const nearMisses = (top: string): string[] => filesBelow(top, 3, 5, isNearMiss);
+const nearMisses = (top: string): string[] => filesBelow(top, 3, 5, isNearMiss);
 
 /** What a path given to validate is: a root, a skill directory, or a finding that ends its check. */
 export function classify(p: string): { kind: "root" | "skill"; dir: string } | Draft {

@@ -5,20 +5,24 @@ import { type CliIo, type Invocation, open, printWarnings } from "./context.js";
 import { oneLine, pad, paint, showPath, toJson } from "./text.js";
 
 /** What a root turned out to be at the scan. */
-export type RootState = "ok" | "missing" | "not a directory" | "unreadable";
+type RootState = "ok" | "missing" | "not a directory" | "unreadable";
 
 /** One row of `roots`: a root, what it is, and how many valid skills it holds. */
-export interface RootReport {
+interface RootReport {
+  /** The root's absolute path. */
   readonly path: string;
+  /** Its scope, `user` or `workspace`. */
   readonly scope: SkillRoot["scope"];
+  /** Its provenance label (the preset's name, or `""` for --root). */
   readonly source: string;
+  /** What the path turned out to be at the scan. */
   readonly state: RootState;
   /** Valid skills in the root, served or overridden by a later root; 0 unless `ok`. */
   readonly skills: number;
 }
 
 /** Every root of `skills` with its state, in precedence order (lowest first). */
-export function rootReports(skills: AgentSkills): RootReport[] {
+function rootReports(skills: AgentSkills): RootReport[] {
   const roots = skills.config.roots;
   const counts = roots.map(() => 0);
   // Every valid skill is a candidate for a served name (an overridden one shares its winner's name).
