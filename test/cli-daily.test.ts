@@ -175,6 +175,12 @@ describe("not_found hints", () => {
     });
   });
 
+  test("an invalid manifest in a directory of that name is the hint", () => {
+    expect(run(["show", "broken", ...EXAMPLE]).err).toBe(
+      'error: not_found: no skill named "broken" is loaded; a skill directory of that name holds an invalid manifest (agent-skills explain broken shows why)\n',
+    );
+  });
+
   test("a close spelling is suggested by show, explain and resource", () => {
     const hint = '; did you mean "pdf"?';
     expect(run(["show", "pfd", ...EXAMPLE]).err).toBe(

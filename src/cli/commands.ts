@@ -44,10 +44,14 @@ export function table(
 }
 
 /**
- * The likely meant skill for an unknown `name`: one whose directory is called `name` (its frontmatter
- * name differs), else the closest spelling among the names served.
+ * The likely meant skill for an unknown `name`: an invalid manifest in a directory of that name, else a
+ * skill whose directory is called `name` (its frontmatter name differs), else the closest spelling.
  */
 function didYouMean(skills: AgentSkills, name: string): string {
+  // explain lists a manifest that failed under its directory name: the likeliest cause of all.
+  if (skills.explain(name).some((c) => c.verdict === "invalid")) {
+    return `; a skill directory of that name holds an invalid manifest (agent-skills explain ${name} shows why)`;
+  }
   const list = skills.listSkills();
   const byDir = list.find((s) => path.basename(s.dir) === name);
   if (byDir !== undefined) {
