@@ -62,7 +62,10 @@ export function findSkillDirs(top: string, follow: boolean): Walk {
       if (e.type === "dir" || (follow && e.type === "symlink")) visit(path.join(dir, e.name), depth + 1);
     }
   };
-  visit(top, 0);
+  // A root that does not exist holds nothing (presets name such roots); one that is a file is said so.
+  const st = statSync(top);
+  if (st?.isDirectory()) visit(top, 0);
+  else if (st !== undefined) problems.push({ path: top, message: "is not a directory" });
   return { skills, problems };
 }
 

@@ -154,10 +154,24 @@ describe("--recursive", () => {
     }
   });
 
-  test("with no PATH, --recursive walks each root", () => {
-    const base = writeTree({ "r/p/skills/a/SKILL.md": skill("a") });
-    const r = run(["validate", "--recursive", "--root", path.join(base, "r")]);
+  test("with no PATH, --recursive walks each root; a missing root is silent, a file root said so", () => {
+    const base = writeTree({ "r/p/skills/a/SKILL.md": skill("a"), file: "x" });
+    const r = run([
+      "validate",
+      "--recursive",
+      "--root",
+      path.join(base, "r"),
+      "--root",
+      path.join(base, "nope"),
+    ]);
     expect([r.code, r.out]).toEqual([0, "ok: 1 skill checked; 0 errors, 0 warnings\n"]);
+    const report = validateSkills([path.join(base, "r"), path.join(base, "file")], {
+      recursive: true,
+      asRoots: true,
+    });
+    expect(report.findings.map((f) => [brief(base, f), f.message])).toEqual([
+      [["file", "walk-incomplete", "warning", null], "is not a directory"],
+    ]);
   });
 
   test(`no deeper than ${MAX_WALK_DEPTH} folders below the PATH`, () => {
