@@ -25,17 +25,23 @@ export interface Walk {
 /**
  * Every directory below `top` (itself included) that holds a `SKILL.md`, in sorted depth-first order.
  * A skill directory's own subfolders are its resources, so the walk does not enter them. Symlinked
- * folders are followed only with `follow`, and each real folder is read once, so a symlink loop ends.
+ * folders are followed only with `follow`: one that is a skill directory is checked wherever it
+ * points (as discovery would serve it), but the walk descends only into folders whose real path is
+ * inside `top`'s, so a link to `/` or `..` does not walk the disk. Each real folder is read once, so a
+ * symlink loop ends.
  */
 export function findSkillDirs(top: string, follow: boolean): Walk {
   const skills: string[] = [];
   const problems: { path: string; message: string }[] = [];
   const seen = new Set<string>();
   let read = 0;
+  let base = "";
   const visit = (dir: string, depth: number): void => {
     let entries: Entry[];
+    let inside: boolean;
     try {
       const real = realpathSync(dir);
+      inside = real === base || real.startsWith(base.endsWith(path.sep) ? base : base + path.sep);
       if (seen.has(real)) return;
       seen.add(real);
       if (++read > MAX_WALK_DIRS) {
@@ -56,16 +62,22 @@ export function findSkillDirs(top: string, follow: boolean): Walk {
       skills.push(dir);
       return;
     }
-    if (depth >= MAX_WALK_DEPTH) return;
+    if (depth >= MAX_WALK_DEPTH || !inside) return;
     for (const e of entries) {
       if (SKIPPED.has(e.name)) continue;
-      if (e.type === "dir" || (follow && e.type === "symlink")) visit(path.join(dir, e.name), depth + 1);
+      const child = path.join(dir, e.name);
+      // A symlink is followed to a folder only; one to a file, or dangling, is no folder to search.
+      if (e.type === "dir" || (follow && e.type === "symlink" && statSync(child)?.isDirectory())) {
+        visit(child, depth + 1);
+      }
     }
   };
   // A root that does not exist holds nothing (presets name such roots); one that is a file is said so.
   const st = statSync(top);
-  if (st?.isDirectory()) visit(top, 0);
-  else if (st !== undefined) problems.push({ path: top, message: "is not a directory" });
+  if (st?.isDirectory()) {
+    base = realpathSync(top);
+    visit(top, 0);
+  } else if (st !== undefined) problems.push({ path: top, message: "is not a directory" });
   return { skills, problems };
 }
 

@@ -122,6 +122,19 @@ describe("--recursive", () => {
     ]);
   });
 
+  test("a symlinked skill outside the PATH is checked, but the walk never descends outside it", () => {
+    const base = writeTree({
+      "outside/deep/c/SKILL.md": skill("c"),
+      "outside/d/SKILL.md": skill("d"),
+      "repo/up": { symlink: "../outside" },
+      "repo/d": { symlink: "../outside/d" },
+      "repo/readme": { symlink: "../outside/d/SKILL.md" },
+      "repo/gone": { symlink: "../nowhere" },
+    });
+    const report = validateSkills([path.join(base, "repo")], { recursive: true });
+    expect([report.skills, report.findings]).toEqual([1, []]);
+  });
+
   test("a symlink loop ends; symlinked folders are skipped without following", () => {
     const base = writeTree({
       "top/a/SKILL.md": skill("a"),
