@@ -127,7 +127,8 @@ export function checkClientRules(
     if (file !== "SKILL.md") {
       out.push({
         rule: "codex-manifest-name",
-        key: "name",
+        // The file's name, not a key: no line to point at.
+        key: "",
         message: `the manifest is named ${JSON.stringify(file)}; Codex reads only a file named exactly SKILL.md`,
         hint: `rename ${file} to SKILL.md`,
       });

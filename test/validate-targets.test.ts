@@ -281,7 +281,7 @@ describe("--target", () => {
 
   test("codex: a manifest named exactly SKILL.md, metadata.short-description of at most 500 characters", () => {
     expect(found("codex")).toEqual([
-      ["lower/skill.md", "codex-manifest-name", "error", 2],
+      ["lower/skill.md", "codex-manifest-name", "error", null],
       ["short/SKILL.md", "codex-short-description", "error", 4],
     ]);
   });
