@@ -86,7 +86,11 @@ function shorten(e: Entry, cap: number): { keep: number; ellipsis: boolean } {
   const whole = e.points.length;
   if ((e.cut[whole] ?? 0) <= cap) return { keep: whole, ellipsis: false };
   if (whole <= MIN_DESCRIPTION) return { keep: whole, ellipsis: false };
-  if ((e.cut[MIN_DESCRIPTION] ?? 0) > cap - ELLIPSIS.length) return trimmed(e, MIN_DESCRIPTION);
+  const floor = trimmed(e, MIN_DESCRIPTION);
+  // A cut that saves nothing (a 61-character description) would only lose text.
+  if ((e.cut[whole] ?? 0) <= (e.cut[floor.keep] ?? 0) + ELLIPSIS.length)
+    return { keep: whole, ellipsis: false };
+  if ((e.cut[MIN_DESCRIPTION] ?? 0) > cap - ELLIPSIS.length) return floor;
   let low = MIN_DESCRIPTION; // the largest k with cut[k] <= cap - 1, by bisection
   let high = whole;
   while (low < high) {

@@ -229,6 +229,19 @@ describe("budget", () => {
     }
   });
 
+  test("a description a cut would not shorten is kept whole", () => {
+    const d61 = "y".repeat(MIN_DESCRIPTION + 1);
+    const bare = renderCatalog([info("s", "")], { format: "markdown" }).text.length;
+    expect(renderCatalog([info("s", d61)], { format: "markdown", budget: bare + 63 })).toEqual({
+      text: line("s", d61),
+      omitted: 0,
+    });
+    expect(renderCatalog([info("s", d61)], { format: "markdown", budget: bare + 62 })).toEqual({
+      text: "",
+      omitted: 1,
+    });
+  });
+
   test("a space before the … is dropped, even at the floor", () => {
     const spaced = `${"x".repeat(MIN_DESCRIPTION - 1)} and more words after the sixtieth character`;
     const bare = renderCatalog([info("s", "")], { format: "markdown" }).text.length;
@@ -316,7 +329,10 @@ describe("budget properties", () => {
         const p = points(s.description);
         if (p.length <= MIN_DESCRIPTION) return s;
         const keep = p[MIN_DESCRIPTION - 1] === " " ? MIN_DESCRIPTION - 1 : MIN_DESCRIPTION;
-        return { ...s, description: `${p.slice(0, keep).join("")}…` };
+        const floor = { ...s, description: `${p.slice(0, keep).join("")}…` };
+        // A cut that saves nothing is not made.
+        const length = (x: SkillInfo) => renderCatalog([x], { format: f }).text.length;
+        return length(s) <= length(floor) ? s : floor;
       }),
       { format: f },
     ).text.length;
