@@ -1,4 +1,4 @@
-// Paths → a validation report: manifest errors, discovery warnings and the agentskills.io rules of every skill found.
+// Paths → a validation report: manifest errors, discovery warnings, the agentskills.io rules and a --target client's rules of every skill found.
 import * as path from "node:path";
 import { resolveConfig } from "./config.js";
 import { StartupError } from "./errors.js";
