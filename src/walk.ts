@@ -1,6 +1,6 @@
 // What validate's paths hold: a root or a skill (classify), the skill directories at any depth (--recursive), and the no-manifest finding when there are none.
 import * as path from "node:path";
-import { describeError } from "./errors.js";
+import { describeError, errnoCode } from "./errors.js";
 import { type Draft, finish } from "./findings.js";
 import { type Entry, readdirSync, realpathSync, statSync } from "./fsx.js";
 
@@ -55,6 +55,8 @@ export function findSkillDirs(top: string, follow: boolean): Walk {
       }
       entries = readdirSync(dir);
     } catch (e) {
+      // A file-system refusal is a finding; anything else is a bug of ours and surfaces.
+      if (errnoCode(e) === undefined) throw e;
       problems.push({ path: dir, message: `cannot be read (${describeError(e)})` });
       return;
     }
@@ -100,7 +102,8 @@ function filesBelow(top: string, depth: number, limit: number, match: (name: str
     let entries: Entry[];
     try {
       entries = readdirSync(dir);
-    } catch {
+    } catch (e) {
+      if (errnoCode(e) === undefined) throw e;
       return;
     }
     for (const e of entries) {
