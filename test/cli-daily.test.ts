@@ -146,6 +146,20 @@ describe("roots, and where list looked", () => {
     }
   });
 
+  test("a root whose stat is refused is unreadable, not a crash", () => {
+    const base = writeTree({ "r/a/SKILL.md": skill("a") });
+    setFaultHook((op, p) => {
+      if (op === "stat" && p === `${base}/shut`) throw Object.assign(new Error("denied"), { code: "EACCES" });
+    });
+    try {
+      const { code, out } = run(["roots", "--json", "--root", `${base}/r`, "--root", `${base}/shut`]);
+      expect(code).toBe(0);
+      expect(JSON.parse(out).map((r: { state: string }) => r.state)).toEqual(["ok", "unreadable"]);
+    } finally {
+      setFaultHook(null);
+    }
+  });
+
   test("an overridden skill still counts for its root", () => {
     const a = writeTree({ "x/SKILL.md": skill("x") });
     const b = writeTree({ "x/SKILL.md": skill("x") });

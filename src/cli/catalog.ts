@@ -1,4 +1,5 @@
 // The commands about the whole set: catalog (the prompt block) and roots (where the CLI looked), and the note list prints when it found nothing.
+import { errnoCode } from "../errors.js";
 import { statSync } from "../fsx.js";
 import { type AgentSkills, renderCatalog, type SkillRoot } from "../index.js";
 import { type CliIo, type Invocation, open, printWarnings } from "./context.js";
@@ -21,6 +22,16 @@ interface RootReport {
   readonly skills: number;
 }
 
+/** What a root the scan did not warn about is: there, or not (a stat refused counts as unreadable). */
+function stateOf(root: string): RootState {
+  try {
+    return statSync(root) === undefined ? "missing" : "ok";
+  } catch (e) {
+    if (errnoCode(e) === undefined) throw e;
+    return "unreadable";
+  }
+}
+
 /** Every root of `skills` with its state, in precedence order (lowest first). */
 function rootReports(skills: AgentSkills): RootReport[] {
   const roots = skills.config.roots;
@@ -39,7 +50,7 @@ function rootReports(skills: AgentSkills): RootReport[] {
     if (w.code === "root_unreadable") warned.set(w.path, "unreadable");
   }
   return roots.map((r, i) => {
-    const state = warned.get(r.path) ?? (statSync(r.path) === undefined ? "missing" : "ok");
+    const state = warned.get(r.path) ?? stateOf(r.path);
     return {
       path: r.path,
       scope: r.scope,
