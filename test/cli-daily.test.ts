@@ -263,18 +263,14 @@ describe("exit codes survive a closed stdout", () => {
   // Issue 11: a closed pipe was turned into process.exit(0), so a failing check read as a pass.
   test("validate | head -1 under pipefail exits 1 on failure, however much output the reader missed", () => {
     const root = tempDir();
-    // ~250 KB of findings: far over a pipe's buffer, so the writer meets the closed pipe (EPIPE).
-    for (let i = 0; i < 400; i++) {
+    // ~125 KB of findings: far over a pipe's 64 KB buffer, so the writer meets the closed pipe (EPIPE).
+    for (let i = 0; i < 200; i++) {
       fs.mkdirSync(path.join(root, `s${i}`));
       fs.writeFileSync(path.join(root, `s${i}`, "SKILL.md"), skill(`S_${i}`));
     }
     expect(pipeline(`node ${BIN} validate ${root} | head -1`)).toEqual({
       code: 1,
       out: `${root}/s0/SKILL.md:2: error name-format: name "S_0" must be 1-64 characters of a-z, 0-9 and single hyphens, not starting or ending with a hyphen\n`,
-    });
-    expect(pipeline(`node ${BIN} list --wide --root ${root} | head -1`)).toEqual({
-      code: 0,
-      out: "NAME   SCOPE      SOURCE  DESCRIPTION\n",
     });
   });
 });
