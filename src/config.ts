@@ -1,8 +1,8 @@
 // Options → frozen SkillConfig, checked whole before discovery touches a root.
 import * as os from "node:os";
 import * as path from "node:path";
-import { StartupError } from "./errors.js";
-import { statSync } from "./fsx.js";
+import { describeValue, StartupError } from "./errors.js";
+import { fsCode, statSync } from "./fsx.js";
 import type { AgentSkillsOptions, SkillConfig, SkillRoot, SkillScope } from "./types.js";
 import { checkSink } from "./warnings.js";
 
@@ -11,30 +11,29 @@ const SCOPES: readonly SkillScope[] = ["user", "workspace"];
 /**
  * Resolve `p` the way roots are resolved: `"~"` is `home`, `"~/x"` is `x` under `home`, a relative
  * path resolves against `base`, an absolute path is normalized. `"~user/x"` is an ordinary relative path.
+ * @throws {StartupError} when an argument is not a string.
  * @example resolveAgainst("~/skills", "/ws", "/home/me") // "/home/me/skills"
  */
 export function resolveAgainst(p: string, base: string, home: string = os.homedir()): string {
+  for (const [label, value] of [
+    ["path", p],
+    ["base", base],
+    ["home", home],
+  ] as const) {
+    if (typeof value !== "string") {
+      throw new StartupError(`resolveAgainst: ${label} must be a string, received ${describeValue(value)}`);
+    }
+  }
   if (p === "~") return path.resolve(home);
   if (p.startsWith("~/") || (path.sep === "\\" && p.startsWith("~\\"))) return path.resolve(home, p.slice(2));
   return path.resolve(base, p);
-}
-
-function show(value: unknown): string {
-  if (typeof value === "string") return JSON.stringify(value);
-  if (value === undefined) return "undefined";
-  if (Array.isArray(value)) return "an array";
-  return value === null
-    ? "null"
-    : typeof value === "object"
-      ? "an object"
-      : `${typeof value} ${String(value)}`;
 }
 
 function optionalString(options: AgentSkillsOptions, key: "workspace" | "cwd" | "home"): string | undefined {
   const value = options[key];
   if (value === undefined) return undefined;
   if (typeof value !== "string" || value === "") {
-    throw new StartupError(`option "${key}" must be a non-empty string, received ${show(value)}`);
+    throw new StartupError(`option "${key}" must be a non-empty string, received ${describeValue(value)}`);
   }
   return value;
 }
@@ -47,23 +46,25 @@ function optionalBoolean(
   const value = options[key];
   if (value === undefined) return fallback;
   if (typeof value !== "boolean")
-    throw new StartupError(`option "${key}" must be a boolean, received ${show(value)}`);
+    throw new StartupError(`option "${key}" must be a boolean, received ${describeValue(value)}`);
   return value;
 }
 
 function resolveRoot(input: unknown, i: number, workspace: string, home: string): SkillRoot {
   if (typeof input !== "object" || input === null) {
-    throw new StartupError(`roots[${i}] must be an object with a "path", received ${show(input)}`);
+    throw new StartupError(`roots[${i}] must be an object with a "path", received ${describeValue(input)}`);
   }
   const { path: p, scope = "workspace", source = "" } = input as Record<string, unknown>;
   if (typeof p !== "string" || p === "") {
-    throw new StartupError(`roots[${i}].path must be a non-empty string, received ${show(p)}`);
+    throw new StartupError(`roots[${i}].path must be a non-empty string, received ${describeValue(p)}`);
   }
   if (!SCOPES.includes(scope as SkillScope)) {
-    throw new StartupError(`roots[${i}].scope must be "user" or "workspace", received ${show(scope)}`);
+    throw new StartupError(
+      `roots[${i}].scope must be "user" or "workspace", received ${describeValue(scope)}`,
+    );
   }
   if (typeof source !== "string")
-    throw new StartupError(`roots[${i}].source must be a string, received ${show(source)}`);
+    throw new StartupError(`roots[${i}].source must be a string, received ${describeValue(source)}`);
   return Object.freeze({ path: resolveAgainst(p, workspace, home), scope: scope as SkillScope, source });
 }
 
@@ -74,11 +75,11 @@ function resolveRoot(input: unknown, i: number, workspace: string, home: string)
  */
 export function resolveConfig(options: AgentSkillsOptions): SkillConfig {
   if (typeof options !== "object" || options === null) {
-    throw new StartupError(`options must be an object with "roots", received ${show(options)}`);
+    throw new StartupError(`options must be an object with "roots", received ${describeValue(options)}`);
   }
   const { roots } = options;
   if (!Array.isArray(roots))
-    throw new StartupError(`option "roots" must be an array, received ${show(roots)}`);
+    throw new StartupError(`option "roots" must be an array, received ${describeValue(roots)}`);
   if (roots.length === 0) throw new StartupError(`option "roots" is empty: give at least one root to scan`);
   const cwd = path.resolve(optionalString(options, "cwd") ?? process.cwd());
   const homeOption = optionalString(options, "home");
@@ -94,9 +95,12 @@ export function resolveConfig(options: AgentSkillsOptions): SkillConfig {
     try {
       st = statSync(workspace);
     } catch (e) {
-      throw new StartupError(`option "workspace" ${JSON.stringify(workspace)} cannot be read: ${String(e)}`, {
-        cause: e,
-      });
+      throw new StartupError(
+        `option "workspace" ${JSON.stringify(workspace)} cannot be read (${fsCode(e)})`,
+        {
+          cause: e,
+        },
+      );
     }
     if (st === undefined)
       throw new StartupError(`option "workspace" ${JSON.stringify(workspace)} does not exist`);

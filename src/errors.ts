@@ -75,15 +75,21 @@ export class StartupError extends Error {
   }
 }
 
-/** The errno code of a Node fs error, or `undefined`. */
-export function errnoCode(e: unknown): string | undefined {
-  const code = (e as { code?: unknown } | null)?.code;
-  return typeof code === "string" ? code : undefined;
+/** A short description of a caller's error for a message (fs errors are described by `fsCode`). */
+export function describeError(e: unknown): string {
+  return e instanceof Error ? e.message : describeValue(e);
 }
 
-/** A short description of an error for a message: its errno code, else its message. */
-export function describeError(e: unknown): string {
-  const code = errnoCode(e);
-  if (code !== undefined) return code;
-  return e instanceof Error ? e.message : String(e);
+/**
+ * A value as a message shows it: a string quoted, a primitive with its type, anything else by its kind
+ * only. Never throws, whatever the value (a BigInt, a circular object, a Proxy whose traps throw).
+ */
+export function describeValue(value: unknown): string {
+  if (typeof value === "string") return JSON.stringify(value);
+  if (value === undefined) return "undefined";
+  if (value === null) return "null";
+  if (typeof value === "object") return Array.isArray(value) ? "an array" : "an object";
+  if (typeof value === "function") return "a function";
+  if (typeof value === "symbol") return "a symbol";
+  return `${typeof value} ${String(value)}`;
 }

@@ -1,5 +1,5 @@
 // The catalog formats: how each escapes its fields and frames its entries, and how fields are cleaned first.
-import type { CatalogFormat } from "./render.js";
+import type { CatalogFormat } from "./types.js";
 
 /** How one format writes its fields and its frame. Escapers work per code point, so lengths add up. */
 export interface Shape {

@@ -11,11 +11,11 @@ export type ParsedFrontmatter =
 export const MAX_DEPTH = 64;
 
 /**
- * Longer frontmatter (in UTF-16 code units) is refused. Real manifests stay under 2 KiB, and the YAML
- * parser's time grows faster than the text on crafted input (its duplicate-key check is quadratic:
- * minutes for a 1 MiB mapping), so this bounds what one manifest can cost to well under a second.
+ * Longer frontmatter (in UTF-16 code units) is refused. Real manifests stay under 2 KiB (the corpus's
+ * longest is 1.4 KiB). Even the linear fast path costs ~0.5 µs a character, so 64 KiB of block mappings
+ * took ~30 ms; 16 KiB keeps any manifest the fast path reads to a few milliseconds.
  */
-export const MAX_FRONTMATTER_LENGTH = 64 * 1024;
+export const MAX_FRONTMATTER_LENGTH = 16 * 1024;
 
 /**
  * Frontmatter longer than this (in UTF-16 code units) is refused when it needs the full `yaml` parser
@@ -23,7 +23,7 @@ export const MAX_FRONTMATTER_LENGTH = 64 * 1024;
  * input, so this keeps one manifest's parse to a few milliseconds (the README's budget: 50 ms a
  * manifest, 20 ms of event loop). The longest frontmatter of the 2,360 corpus skills is 1.4 KiB.
  */
-export const MAX_YAML_LENGTH = 8 * 1024;
+export const MAX_YAML_LENGTH = 4 * 1024;
 
 /**
  * More YAML aliases than this in one frontmatter are refused before `yaml` composes it. No real
@@ -35,10 +35,10 @@ export const MAX_ALIASES = 32;
 
 /**
  * The most a frontmatter may weigh once its aliases are expanded: one per node plus the length of
- * each string. Twice the text limit, so aliases can repeat a little but never multiply the metadata
- * (a DAG of aliases otherwise expands ~100× into every catalog and JSON output).
+ * each string. Four times the full parser's text limit: aliases can repeat a little but never
+ * multiply the metadata (a DAG of aliases otherwise expands ~100× into every catalog and JSON output).
  */
-export const MAX_EXPANDED_WEIGHT = 2 * 64 * 1024;
+export const MAX_EXPANDED_WEIGHT = 16 * 1024;
 
 /** How many alias tokens the text holds; `yaml`'s lexer tells an alias from a `*` inside a scalar. */
 function aliasCount(text: string): number {

@@ -1,80 +1,29 @@
 // One skill directory → its candidate (manifest choice, read, parse), with the memo that lets the next scan skip what did not change.
 import * as path from "node:path";
-import { errnoCode } from "./errors.js";
-import { type FsTask, lstat, names, readdir, readManifest, type Stat, stat } from "./fsx.js";
-import type { RootMemo } from "./scan.js";
+import {
+  type FsTask,
+  fsCode,
+  GONE,
+  lstat,
+  MAX_MANIFEST_BYTES,
+  names,
+  readdir,
+  readManifest,
+  realpath,
+  stat,
+  turn,
+} from "./fsx.js";
+import {
+  type Candidate,
+  type Context,
+  type DirMemo,
+  type Listing,
+  type ScanItem,
+  trusted,
+} from "./scancache.js";
 import { type ManifestOutcome, parseManifest } from "./skill.js";
-import type { SkillConfig, SkillWarning } from "./types.js";
+import type { SkillWarning } from "./types.js";
 import { warning } from "./warnings.js";
-
-/** A directory that holds a manifest, with what the manifest amounted to. */
-export interface Candidate {
-  readonly kind: "candidate";
-  /** The directory's name under the root. */
-  readonly dirName: string;
-  readonly dir: string;
-  readonly path: string;
-  /** File signature of the manifest read; "" when it could not be read. */
-  readonly sig: string;
-  readonly outcome: ManifestOutcome;
-  /** Warnings about this candidate that do not decide its fate (several manifests, repair, name mismatch). */
-  readonly warnings: readonly SkillWarning[];
-}
-
-/** One root's findings in sorted directory order: candidates, and warnings where they arose. */
-export type ScanItem = Candidate | { readonly kind: "warning"; readonly warning: SkillWarning };
-
-/** The entry of a skill directory taken as its manifest, and the warning when there were several. */
-interface Listing {
-  /** `symlink` is unknown (undefined) when the listing was taken without entry types. */
-  readonly chosen: { readonly name: string; readonly symlink: boolean | undefined } | undefined;
-  readonly warnings: readonly SkillWarning[];
-}
-
-/** What a skill directory gave at a scan, reused by the next while its signatures are unchanged. */
-interface DirMemo {
-  /** The directory's signature when its listing was taken; "" when it changed too recently to vouch for. */
-  readonly dirSig: string;
-  readonly listing: Listing;
-  /** The manifest's signature when `item` came from reading it; "" when it must be read again. */
-  readonly fileSig: string;
-  readonly item: Candidate | undefined;
-}
-
-/** What the last scan learned, handed to the next: the memory that makes `refresh` cheap. */
-export interface ScanCache {
-  /** By skill directory path. */
-  readonly dirs: ReadonlyMap<string, DirMemo>;
-  /** By root path. */
-  readonly roots: ReadonlyMap<string, RootMemo>;
-}
-
-/** A cache that knows nothing: the first scan's. */
-export const NO_CACHE: ScanCache = { dirs: new Map(), roots: new Map() };
-
-/** One scan's state: the config, the cache it reads and the one it fills. */
-export interface Context {
-  readonly config: SkillConfig;
-  readonly previous: ScanCache;
-  readonly next: { readonly dirs: Map<string, DirMemo>; readonly roots: Map<string, RootMemo> };
-  /** Signatures of changes after these instants (ms) are not trusted: [fine-grained, whole-second] timestamps. */
-  readonly after: readonly [number, number];
-}
-
-/** The state of a scan that starts now. */
-export function context(config: SkillConfig, previous: ScanCache): Context {
-  const now = Date.now();
-  return { config, previous, next: { dirs: new Map(), roots: new Map() }, after: [now - 100, now - 2000] };
-}
-
-/**
- * A change within the file system's timestamp granularity of a read may leave the signature as it
- * was (the "racy" case), so a signature that recent is not trusted: the next scan reads again.
- * Timestamps in whole seconds mean a coarse file system (FAT, HFS+, some network mounts).
- */
-export function trusted(ctx: Context, st: Stat): string {
-  return st.changed > ctx.after[st.changed % 1000 === 0 ? 1 : 0] ? "" : st.sig;
-}
 
 /**
  * `name` under `dir`; names from readdir hold no separator, so no normalisation is needed. join makes
@@ -83,6 +32,9 @@ export function trusted(ctx: Context, st: Stat): string {
 export function child(dir: string, name: string): string {
   return dir.endsWith(path.sep) ? dir + name : [dir, name].join(path.sep);
 }
+
+/** The manifest size limit as messages say it, from the constant itself. */
+const LIMIT = `${MAX_MANIFEST_BYTES / (1024 * 1024)} MiB`;
 
 /** A scan item that is only a warning. */
 export const warn = (
@@ -94,9 +46,6 @@ export const warn = (
   kind: "warning",
   warning: warning(code, message, p, skill),
 });
-
-/** Errno codes that mean a path points to nothing usable (gone, or a symlink loop). */
-export const GONE = new Set(["ENOENT", "ENOTDIR", "ELOOP"]);
 
 const NONE: readonly SkillWarning[] = Object.freeze([]);
 const NO_MANIFEST: Listing = Object.freeze({ chosen: undefined, warnings: NONE });
@@ -142,9 +91,15 @@ function* list(dir: string, follow: boolean): FsTask<Listing> {
 
 /**
  * One skill directory (`name` under its root): its manifest chosen, read and parsed, reusing what the
- * previous scan learned while the signatures hold. `undefined` when it holds no manifest.
+ * previous scan learned while the signatures hold. `undefined` when it holds no manifest. `knownReal`
+ * is the directory's real path when the root's listing vouches for it; otherwise it is resolved here.
  */
-export function* inspect(ctx: Context, name: string, dir: string): FsTask<ScanItem | undefined> {
+export function* inspect(
+  ctx: Context,
+  name: string,
+  dir: string,
+  knownReal = "",
+): FsTask<ScanItem | undefined> {
   const prev = ctx.previous.dirs.get(dir);
   // The directory's signature is taken before its listing, so a change after this point shows next
   // time; and only once the directory has been seen, which keeps the first scan to the I/O it needs.
@@ -153,7 +108,7 @@ export function* inspect(ctx: Context, name: string, dir: string): FsTask<ScanIt
     if (prev !== undefined) dirSig = trusted(ctx, yield* stat(dir));
   } catch (e) {
     // As when the listing fails: this scan cannot vouch for the directory.
-    const code = errnoCode(e) ?? String(e);
+    const code = fsCode(e);
     return warn("unreadable", `skill directory ${dir} cannot be read (${code}); skipped`, dir);
   }
   let listing: Listing;
@@ -162,7 +117,7 @@ export function* inspect(ctx: Context, name: string, dir: string): FsTask<ScanIt
     try {
       listing = yield* list(dir, ctx.config.followSymlinks);
     } catch (e) {
-      const code = errnoCode(e) ?? String(e);
+      const code = fsCode(e);
       return warn("unreadable", `skill directory ${dir} cannot be read (${code}); skipped`, dir);
     }
   }
@@ -173,6 +128,7 @@ export function* inspect(ctx: Context, name: string, dir: string): FsTask<ScanIt
   const file = child(dir, chosen.name);
   let fileSig = "";
   let sig = "";
+  let real = "";
   let outcome: ManifestOutcome | undefined;
   try {
     const before = prev?.item;
@@ -180,7 +136,7 @@ export function* inspect(ctx: Context, name: string, dir: string): FsTask<ScanIt
       if ((yield* stat(file)).sig === prev?.fileSig) {
         // Same listing, same file: the very same candidate, which lets the registry skip the merge.
         if (listing === prev.listing) return remember(prev.fileSig, before);
-        ({ sig, outcome } = before);
+        ({ sig, outcome, real } = before);
         fileSig = prev.fileSig;
       }
     }
@@ -189,20 +145,24 @@ export function* inspect(ctx: Context, name: string, dir: string): FsTask<ScanIt
       if (read.kind === "not_regular")
         outcome = { ok: false, problem: "file", message: `is ${read.what}, not a regular file` };
       else if (read.kind === "too_large")
-        outcome = { ok: false, problem: "file", message: `is ${read.size} bytes, over the 1 MiB limit` };
+        outcome = { ok: false, problem: "file", message: `is ${read.size} bytes, over the ${LIMIT} limit` };
       else {
         sig = read.stat.sig;
         fileSig = trusted(ctx, read.stat);
+        yield* turn();
         outcome = parseManifest(read.bytes, !ctx.config.strict);
+        if (outcome.ok) real = knownReal !== "" ? knownReal : yield* realpath(dir);
       }
     }
   } catch (e) {
-    const code = errnoCode(e) ?? String(e);
+    const code = fsCode(e);
     if (GONE.has(code)) {
       let symlink = chosen.symlink;
       try {
         symlink ??= (yield* lstat(file)) === "symlink";
-      } catch {
+      } catch (e2) {
+        // Gone between the two calls: the manifest itself vanished, whatever it was.
+        fsCode(e2);
         symlink = false;
       }
       return symlink
@@ -215,7 +175,7 @@ export function* inspect(ctx: Context, name: string, dir: string): FsTask<ScanIt
     }
     outcome = { ok: false, problem: "file", message: `cannot be read (${code})` };
   }
-  return remember(fileSig, candidate(name, dir, file, sig, outcome, listing.warnings));
+  return remember(fileSig, candidate(name, dir, file, sig, real, outcome, listing.warnings));
 }
 
 /** Remember what `dir` gave for the next scan (the previous memo itself when nothing changed); gives its item. */
@@ -235,6 +195,7 @@ function candidate(
   dir: string,
   file: string,
   sig: string,
+  real: string,
   outcome: ManifestOutcome,
   listed: readonly SkillWarning[],
 ): Candidate {
@@ -262,6 +223,7 @@ function candidate(
     dir,
     path: file,
     sig,
+    real,
     outcome,
     warnings: warnings.length > 0 ? warnings : NONE,
   };

@@ -10,11 +10,7 @@ const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 
 /** Decode strict UTF-8, dropping a leading BOM; `undefined` for bytes that are not UTF-8. */
 export function decodeUtf8(bytes: Uint8Array): string | undefined {
-  try {
-    return decoder.decode(bytes);
-  } catch {
-    return undefined;
-  }
+  return isUtf8(bytes) ? decoder.decode(bytes) : undefined;
 }
 
 const NO_OPENING = { ok: false, line: 1, message: "does not start with a --- frontmatter fence" } as const;

@@ -1,15 +1,17 @@
 // Per-root findings → one catalog: in-root dedupe, last-root-wins override, and every candidate's verdict.
-import { SkillError } from "./errors.js";
+import { printable, SkillError } from "./errors.js";
 import type { Candidate, ScanItem } from "./scan.js";
 import { located } from "./skill.js";
 import type { CandidateVerdict, SkillCandidate, SkillConfig, SkillInfo, SkillWarning } from "./types.js";
 import { warning } from "./warnings.js";
 
 /** A catalog entry with what only the registry needs. */
-export interface Entry {
+export interface CatalogEntry {
   readonly info: SkillInfo;
   /** Undecoded; see bodyText. */
   readonly body: Uint8Array;
+  /** The skill directory's real path recorded at discovery: the confinement base of its resources. */
+  readonly real: string;
   /** Changes whenever the winning manifest, its file or its root does: drives `refresh`'s `changed`. */
   readonly key: string;
 }
@@ -17,7 +19,7 @@ export interface Entry {
 /** The merged catalog. */
 export interface Merged {
   /** Winners by name. */
-  readonly skills: ReadonlyMap<string, Entry>;
+  readonly skills: ReadonlyMap<string, CatalogEntry>;
   /** Every candidate by offered name, in precedence order (lowest first). */
   readonly candidates: ReadonlyMap<string, readonly SkillCandidate[]>;
   /** All warnings, in scan order. */
@@ -32,7 +34,7 @@ interface Offer {
   reason: string;
 }
 
-function buildEntry(config: SkillConfig, rootIndex: number, c: Candidate): Entry {
+function buildEntry(config: SkillConfig, rootIndex: number, c: Candidate): CatalogEntry {
   if (!c.outcome.ok) throw new Error("unreachable: only valid candidates become entries");
   const root = config.roots[rootIndex] as SkillConfig["roots"][number];
   const { fields, body } = c.outcome;
@@ -66,7 +68,7 @@ function buildEntry(config: SkillConfig, rootIndex: number, c: Candidate): Entry
         },
   );
   // join makes one flat string; the template literal made a rope of three parts kept for the snapshot's life.
-  return { info, body, key: [rootIndex, c.path, c.sig].join("\0") };
+  return { info, body, real: c.real, key: [rootIndex, c.path, c.sig].join("\0") };
 }
 
 /**
@@ -133,7 +135,7 @@ export function* mergeSteps(
     for (const [name, o] of firstInRoot) winners.set(name, o);
   }
 
-  const skills = new Map<string, Entry>();
+  const skills = new Map<string, CatalogEntry>();
   for (const [name, w] of winners) {
     if (++done % STEP_ITEMS === 0) yield;
     skills.set(name, buildEntry(config, w.rootIndex, w.candidate));
@@ -226,6 +228,7 @@ function verdictOf(config: SkillConfig, o: Offer, winner: Offer | undefined): Sk
     dir: o.candidate.dir,
     path: o.candidate.path,
     verdict,
-    reason,
+    // A one-line message like a warning's: paths in it are escaped for printing (the fields stay exact).
+    reason: printable(reason),
   });
 }

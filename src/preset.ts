@@ -1,6 +1,7 @@
 // Opt-in root layouts (clarvis, agents, claude); the library itself has no default roots.
 import * as os from "node:os";
 import * as path from "node:path";
+import { describeError, describeValue, StartupError } from "./errors.js";
 import type { SkillRootInput } from "./types.js";
 
 /** Options of the root presets. */
@@ -17,6 +18,7 @@ export interface PresetOptions {
  * The clarvis roots, ascending: `~/.agents/skills` (user, agents), `<ws>/.agents/skills`
  * (workspace, agents), `~/.clarvis/skills` (user, clarvis), `<ws>/.clarvis/skills` (workspace, clarvis).
  * The order is the rule: `.clarvis` beats `.agents`, and within one source the workspace beats the user.
+ * @throws {StartupError} when `opts` is not an object or an option is not a non-empty string (so for every preset).
  * @example createAgentSkills({ roots: clarvisSkillRoots({ workspace: process.cwd() }) })
  */
 export function clarvisSkillRoots(opts: PresetOptions = {}): SkillRootInput[] {
@@ -30,6 +32,23 @@ export function clarvisSkillRoots(opts: PresetOptions = {}): SkillRootInput[] {
 }
 
 function presetBase(opts: PresetOptions): { ws: string; home: string } {
+  if (typeof opts !== "object" || opts === null) {
+    throw new StartupError(`preset options must be an object, received ${describeValue(opts)}`);
+  }
+  for (const key of ["workspace", "cwd", "home"] as const) {
+    let value: unknown;
+    try {
+      value = opts[key];
+    } catch (e) {
+      // A Proxy's trap: the caller's own error, reported as the option it concerns.
+      throw new StartupError(`preset option "${key}" cannot be read: ${describeError(e)}`, { cause: e });
+    }
+    if (value !== undefined && (typeof value !== "string" || value === "")) {
+      throw new StartupError(
+        `preset option "${key}" must be a non-empty string, received ${describeValue(value)}`,
+      );
+    }
+  }
   const cwd = path.resolve(opts.cwd ?? process.cwd());
   return { ws: path.resolve(cwd, opts.workspace ?? cwd), home: path.resolve(cwd, opts.home ?? os.homedir()) };
 }

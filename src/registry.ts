@@ -1,8 +1,11 @@
 // The AgentSkills instance: an immutable snapshot of the last good scan, and the three tiers served from it.
+
+import { dropLosers, refill } from "./bodies.js";
 import { resolveConfig } from "./config.js";
-import { SkillError } from "./errors.js";
+import { describeValue, SkillError } from "./errors.js";
+import { runAsync, runSync } from "./fsx.js";
 import { bodyText } from "./manifest.js";
-import { type Entry, type Merged, merge, mergeSteps } from "./merge.js";
+import { type CatalogEntry, type Merged, merge, mergeSteps } from "./merge.js";
 import { confine, listResources } from "./resources.js";
 import { NO_CACHE, type Scan, type ScanCache, type ScanItem, scanAsync, scanSync } from "./scan.js";
 import type {
@@ -44,7 +47,10 @@ const NOTHING: RefreshResult = Object.freeze({
 });
 
 /** What changed between two catalogs, as sorted names (`sort()` without a comparator orders by UTF-16 code units). */
-function diff(before: ReadonlyMap<string, Entry>, after: ReadonlyMap<string, Entry>): RefreshResult {
+function diff(
+  before: ReadonlyMap<string, CatalogEntry>,
+  after: ReadonlyMap<string, CatalogEntry>,
+): RefreshResult {
   const added: string[] = [];
   const removed: string[] = [];
   const changed: string[] = [];
@@ -118,7 +124,7 @@ class Registry implements AgentSkills {
   loadSkill(name: string): SkillContent | undefined {
     const entry = this.#snapshot.skills.get(name);
     if (entry === undefined) return undefined;
-    const { files, warnings } = listResources(entry.info, this.config.followSymlinks);
+    const { files, warnings } = listResources(entry.info, entry.real, this.config.followSymlinks);
     const frozen = Object.freeze(warnings);
     this.#emit(frozen);
     return Object.freeze({
@@ -130,13 +136,16 @@ class Registry implements AgentSkills {
   }
 
   resourcePath(name: string, rel: string): string {
+    if (typeof name !== "string") {
+      throw new SkillError("invalid_input", `skill name must be a string, received ${describeValue(name)}`);
+    }
     const entry = this.#snapshot.skills.get(name);
     if (entry === undefined) {
       throw new SkillError("not_found", `no skill named ${JSON.stringify(name)} is loaded`, {
-        skill: String(name),
+        skill: name,
       });
     }
-    return confine(entry.info, rel, this.config.followSymlinks);
+    return confine(entry.info, entry.real, rel, this.config.followSymlinks);
   }
 
   explain(name: string): readonly SkillCandidate[] {
@@ -147,11 +156,9 @@ class Registry implements AgentSkills {
     this.#refuseReentry("refresh");
     const generation = ++this.#generation;
     const scan = scanSync(this.config, this.#snapshot.cache);
-    return this.#install(
-      scan,
-      generation,
-      this.#unchanged(scan) ? undefined : merge(this.config, scan.roots),
-    );
+    const merged = this.#unchanged(scan) ? undefined : merge(this.config, scan.roots);
+    if (merged !== undefined) runSync(refill(this.config, merged.skills));
+    return this.#install(scan, generation, merged);
   }
 
   refreshAsync(): Promise<RefreshResult> {
@@ -159,11 +166,9 @@ class Registry implements AgentSkills {
     const run = this.#asyncQueue.then(async () => {
       const generation = ++this.#generation;
       const scan = await scanAsync(this.config, this.#snapshot.cache);
-      return this.#install(
-        scan,
-        generation,
-        this.#unchanged(scan) ? undefined : await mergeInTurns(this.config, scan),
-      );
+      const merged = this.#unchanged(scan) ? undefined : await mergeInTurns(this.config, scan);
+      if (merged !== undefined) await runAsync(refill(this.config, merged.skills));
+      return this.#install(scan, generation, merged);
     });
     this.#asyncQueue = run.catch(() => undefined);
     return run;
@@ -187,7 +192,7 @@ class Registry implements AgentSkills {
       return NOTHING;
     }
     const names = [...merged.skills.keys()].sort();
-    const list = Object.freeze(names.map((name) => (merged.skills.get(name) as Entry).info));
+    const list = Object.freeze(names.map((name) => (merged.skills.get(name) as CatalogEntry).info));
     this.#snapshot = {
       ...merged,
       warnings: Object.freeze(merged.warnings),
@@ -196,6 +201,7 @@ class Registry implements AgentSkills {
       cache: scan.cache,
       generation,
     };
+    dropLosers(scan.roots, merged.skills);
     this.#emit(merged.warnings);
     // From an empty catalog every name is new, and already sorted.
     if (before.skills.size === 0) return Object.freeze({ ...NOTHING, added: Object.freeze(names) });

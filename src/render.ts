@@ -1,10 +1,9 @@
 // SkillInfo[] → the catalog text an agent puts in its prompt (xml, markdown or json), within a character budget.
 import { SkillError } from "./errors.js";
 import { cleanText, SHAPES, type Shape, unshowablePath } from "./escape.js";
-import type { SkillInfo } from "./types.js";
+import type { CatalogFormat, SkillInfo } from "./types.js";
 
-/** The text shapes {@link renderCatalog} can produce. */
-export type CatalogFormat = "xml" | "markdown" | "json";
+export type { CatalogFormat } from "./types.js";
 
 /** Options of {@link renderCatalog}. */
 export interface RenderCatalogOptions {

@@ -1,12 +1,18 @@
 // A skill's files: bounded enumeration, and the confinement of resource paths to the skill directory.
 import * as path from "node:path";
-import { errnoCode, SkillError } from "./errors.js";
-import { lstatSync, readdirSync, realpathSync, statSync } from "./fsx.js";
+import { describeValue, SkillError } from "./errors.js";
+import { fsCode, lstatSync, readdirSync, realpathSync, statSync } from "./fsx.js";
 import type { SkillInfo, SkillWarning } from "./types.js";
 import { warning } from "./warnings.js";
 
 /** Enumeration stops after this many files. */
-export const MAX_RESOURCES = 10_000;
+const MAX_RESOURCES = 10_000;
+/**
+ * Enumeration stops after reading this many directories, the skill directory included: empty
+ * directories cost a readdir each and list nothing, so files alone do not bound the work. The corpus's
+ * largest skill has 23.
+ */
+export const MAX_DIRECTORIES = 1_000;
 /** Enumeration does not descend below this depth. */
 export const MAX_DEPTH = 32;
 
@@ -16,53 +22,79 @@ function inside(p: string, dir: string): boolean {
 }
 
 /**
+ * Why `skill.dir` is no longer the directory discovered at `base` (gone, unreadable, or now resolving
+ * elsewhere, e.g. replaced by a symlink to `/`), or `undefined` when it still is.
+ */
+function relocated(skill: SkillInfo, base: string): string | undefined {
+  let now: string;
+  try {
+    now = realpathSync(skill.dir);
+  } catch (e) {
+    return `cannot be resolved (${fsCode(e)})`;
+  }
+  return now === base ? undefined : `has changed since discovery: it now resolves to ${now}, not ${base}`;
+}
+
+/**
  * The files of a skill, relative and `/`-separated, sorted, without the manifest. Symlinks are listed
  * only when followed and their target lies inside the skill directory; others are dropped with a warning,
  * and so is a name holding a backslash, which {@link confine} reads as a separator and could not serve.
  */
 export function listResources(
   skill: SkillInfo,
+  base: string,
   follow: boolean,
 ): { files: string[]; warnings: SkillWarning[] } {
   const files: string[] = [];
   const warnings: SkillWarning[] = [];
   const note = (code: "resource_skipped" | "resource_limit", message: string, p: string) =>
     warnings.push(warning(code, message, p, skill.name));
-  let base: string;
-  try {
-    base = realpathSync(skill.dir);
-  } catch (e) {
-    note(
-      "resource_skipped",
-      `skill directory ${skill.dir} cannot be resolved (${errnoCode(e) ?? String(e)})`,
-      skill.dir,
-    );
+  const moved = relocated(skill, base);
+  if (moved !== undefined) {
+    note("resource_skipped", `skill directory ${skill.dir} ${moved}; not listed`, skill.dir);
     return { files, warnings };
   }
-  const visited = new Set<string>([base]);
+  const visited = new Set<string>();
+  const manifestName = path.basename(skill.path);
   let stopped = false;
+  let directories = 0;
+  /** Count one more directory reached (a link to one included); false, with the warning, past the limit. */
+  const reach = (): boolean => {
+    if (++directories <= MAX_DIRECTORIES) return true;
+    note(
+      "resource_limit",
+      `${skill.dir} has more than ${MAX_DIRECTORIES} directories; listing stopped there`,
+      skill.dir,
+    );
+    stopped = true;
+    return false;
+  };
   const walk = (dir: string, rel: string, depth: number): void => {
     let entries: ReturnType<typeof readdirSync>;
     try {
       entries = readdirSync(dir);
     } catch (e) {
-      note("resource_skipped", `${dir} cannot be read (${errnoCode(e) ?? String(e)})`, dir);
+      // Named as the fs call saw it: through the recorded base, the real path.
+      note("resource_skipped", `${dir} cannot be read (${fsCode(e)})`, dir);
       return;
     }
     for (const entry of entries) {
       if (stopped) return;
       const abs = path.join(dir, entry.name);
       const relPath = rel === "" ? entry.name : `${rel}/${entry.name}`;
+      // Messages name the path as the skill is known by; fs calls go through the recorded base.
+      const shown = path.join(skill.dir, relPath);
       if (entry.name.includes("\\")) {
         // resourcePath reads a backslash as a separator, so this name could be listed but never served.
         note(
           "resource_skipped",
-          `${abs} has a backslash in its name, which resource paths cannot name; not listed`,
-          abs,
+          `${shown} has a backslash in its name, which resource paths cannot name; not listed`,
+          shown,
         );
         continue;
       }
       let type = entry.type;
+      let target = abs;
       if (type === "symlink") {
         if (!follow) continue;
         let real: string;
@@ -71,16 +103,16 @@ export function listResources(
         } catch (e) {
           note(
             "resource_skipped",
-            `symlink ${abs} points to nothing usable (${errnoCode(e) ?? String(e)}); not listed`,
-            abs,
+            `symlink ${shown} points to nothing usable (${fsCode(e)}); not listed`,
+            shown,
           );
           continue;
         }
         if (!inside(real, base)) {
           note(
             "resource_skipped",
-            `symlink ${abs} points outside the skill directory, to ${real}; not listed`,
-            abs,
+            `symlink ${shown} points outside the skill directory, to ${real}; not listed`,
+            shown,
           );
           continue;
         }
@@ -89,19 +121,18 @@ export function listResources(
         try {
           st = statSync(real);
         } catch (e) {
-          why = `cannot be read (${errnoCode(e) ?? String(e)})`;
+          why = `cannot be read (${fsCode(e)})`;
         }
         if (st === undefined) {
-          note("resource_skipped", `symlink ${abs}: its target ${real} ${why}; not listed`, abs);
+          note("resource_skipped", `symlink ${shown}: its target ${real} ${why}; not listed`, shown);
           continue;
         }
         type = st.isDirectory() ? "dir" : st.isFile() ? "file" : "other";
-        // A link back to a directory already walked would list the same files again, or forever.
-        if (type === "dir" && visited.has(real)) continue;
-        if (type === "dir") visited.add(real);
+        // Below a linked directory, fs calls go through its real path, so every walked path is real.
+        if (type === "dir") target = real;
       }
       if (type === "file") {
-        if (abs === skill.path) continue;
+        if (rel === "" && entry.name === manifestName) continue;
         if (files.length === MAX_RESOURCES) {
           note(
             "resource_limit",
@@ -113,15 +144,31 @@ export function listResources(
         }
         files.push(relPath);
       } else if (type === "dir") {
+        if (!reach()) return;
         if (depth + 1 > MAX_DEPTH) {
-          note("resource_limit", `${abs} is nested deeper than ${MAX_DEPTH} levels; not listed`, abs);
+          note("resource_limit", `${shown} is nested deeper than ${MAX_DEPTH} levels; not listed`, shown);
           continue;
         }
-        walk(abs, relPath, depth + 1);
+        // Linked directories wait until every directory reachable without links has been walked, so
+        // files are listed under their own path rather than a link's.
+        if (target !== abs) linked.push([target, relPath, depth + 1]);
+        else enter(target, relPath, depth + 1);
+        if (stopped) return;
       }
     }
   };
-  walk(skill.dir, "", 0);
+  // Each real directory is walked once, however many links lead to it (a link back to an ancestor
+  // would otherwise list the same files again, or for ever).
+  const enter = (dir: string, rel: string, depth: number): void => {
+    if (visited.has(dir)) return;
+    visited.add(dir);
+    walk(dir, rel, depth);
+  };
+  const linked: [string, string, number][] = [];
+  // Walked from the recorded base, not through skill.dir, which could be re-pointed mid-walk.
+  reach();
+  enter(base, "", 0);
+  for (let i = 0; i < linked.length && !stopped; i++) enter(...(linked[i] as [string, string, number]));
   files.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   return { files, warnings };
 }
@@ -133,12 +180,16 @@ const WINDOWS_ABSOLUTE = /^(?:[A-Za-z]:|[\\/]{2})/;
  * confinement table.
  * @throws {SkillError} `invalid_input`, `path_escape`, `not_found` or `not_a_file`.
  */
-export function confine(skill: SkillInfo, rel: unknown, follow: boolean): string {
+export function confine(skill: SkillInfo, base: string, rel: unknown, follow: boolean): string {
   const fail = (code: "invalid_input" | "path_escape" | "not_found" | "not_a_file", why: string): never => {
-    throw new SkillError(code, `resource ${JSON.stringify(rel)} of skill "${skill.name}" ${why}`, {
-      path: typeof rel === "string" ? path.join(skill.dir, rel) : skill.dir,
-      skill: skill.name,
-    });
+    throw new SkillError(
+      code,
+      `resource ${describeValue(rel)} of skill ${JSON.stringify(skill.name)} ${why}`,
+      {
+        path: typeof rel === "string" ? path.join(skill.dir, rel) : skill.dir,
+        skill: skill.name,
+      },
+    );
   };
   if (typeof rel !== "string") return fail("invalid_input", `must be a string, received ${typeof rel}`);
   if (rel === "") return fail("invalid_input", "is empty");
@@ -162,18 +213,25 @@ export function confine(skill: SkillInfo, rel: unknown, follow: boolean): string
       const result = fn(p);
       if (result !== undefined) return result;
     } catch (e) {
-      code = errnoCode(e) ?? String(e);
+      code = fsCode(e);
     }
     if (code === undefined) return fail("not_found", `does not exist: ${p}`);
     const missing = code === "ENOENT" || code === "ENOTDIR";
     return fail("not_found", `${missing ? "does not exist" : "cannot be read"}: ${p} (${code})`);
   };
-  const real = probe(path.join(skill.dir, ...parts), realpathSync);
-  const base = probe(skill.dir, realpathSync);
+  // The base is the directory as discovered: a skill directory re-pointed since is refused, not followed.
+  const now = probe(skill.dir, realpathSync);
+  if (now !== base) {
+    return fail(
+      "path_escape",
+      `cannot be served: the skill directory now resolves to ${now}, not ${base} as discovered`,
+    );
+  }
+  const real = probe(path.join(base, ...parts), realpathSync);
   if (!inside(real, base)) return fail("path_escape", `resolves outside the skill directory, to ${real}`);
   if (!follow) {
     for (let i = 1; i <= parts.length; i++) {
-      if (probe(path.join(skill.dir, ...parts.slice(0, i)), lstatSync).isSymbolicLink()) {
+      if (probe(path.join(base, ...parts.slice(0, i)), lstatSync).isSymbolicLink()) {
         return fail("not_found", "goes through a symlink, and symlinks are not followed");
       }
     }

@@ -1,5 +1,8 @@
 // Public types of the package: options, resolved config, catalog entries, warnings and results.
 
+/** The text shapes `renderCatalog` can produce. */
+export type CatalogFormat = "xml" | "markdown" | "json";
+
 /** Where a root sits: a user-wide store or a workspace. A provenance label only; it never affects precedence. */
 export type SkillScope = "user" | "workspace";
 
@@ -160,7 +163,7 @@ export interface SkillCandidate {
   readonly path: string;
   /** The verdict. */
   readonly verdict: CandidateVerdict;
-  /** One sentence on the verdict, naming the winner or the error. */
+  /** One sentence on the verdict, naming the winner or the error; control characters escaped visibly. */
   readonly reason: string;
 }
 

@@ -3,7 +3,7 @@ import * as path from "node:path";
 import { resolveConfig } from "./config.js";
 import { StartupError } from "./errors.js";
 import { type Draft, finish, report, SCHEMA_HINTS, type ValidationReport } from "./findings.js";
-import { readManifest, runSync } from "./fsx.js";
+import { fsCode, readManifest, runSync } from "./fsx.js";
 import { decodeUtf8, splitManifest } from "./manifest.js";
 import { merge } from "./merge.js";
 import { checkFormatRules } from "./rules.js";
@@ -95,8 +95,9 @@ function reread(file: string, follow: boolean): { bytes: Uint8Array; frontmatter
     return read.kind === "ok" && split?.ok
       ? { bytes: read.bytes, frontmatter: split.frontmatter }
       : undefined;
-  } catch {
+  } catch (e) {
     // The file changed since the scan; its findings then simply carry no line.
+    fsCode(e);
     return undefined;
   }
 }

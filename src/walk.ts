@@ -1,8 +1,7 @@
 // What validate's paths hold: a root or a skill (classify), the skill directories at any depth (--recursive), and the no-manifest finding when there are none.
 import * as path from "node:path";
-import { describeError, errnoCode } from "./errors.js";
 import { type Draft, finish } from "./findings.js";
-import { type Entry, readdirSync, realpathSync, statSync } from "./fsx.js";
+import { type DirEntry, fsCode, readdirSync, realpathSync, statSync } from "./fsx.js";
 
 /** How deep below a PATH `--recursive` looks; deeper folders are not read. */
 export const MAX_WALK_DEPTH = 32;
@@ -12,7 +11,7 @@ const MAX_WALK_DIRS = 100_000;
 /** Folders never worth a look: installed packages and git's store hold no skill of their own. */
 const SKIPPED = new Set(["node_modules", ".git"]);
 
-const isManifest = (e: Entry) => e.name.toLowerCase() === "skill.md";
+const isManifest = (e: DirEntry) => e.name.toLowerCase() === "skill.md";
 
 /** What a walk found: skill directories in sorted order, and why it stopped early or skipped a folder. */
 export interface Walk {
@@ -37,7 +36,7 @@ export function findSkillDirs(top: string, follow: boolean): Walk {
   let read = 0;
   let base = "";
   const visit = (dir: string, depth: number): void => {
-    let entries: Entry[];
+    let entries: DirEntry[];
     let inside: boolean;
     try {
       const real = realpathSync(dir);
@@ -55,9 +54,8 @@ export function findSkillDirs(top: string, follow: boolean): Walk {
       }
       entries = readdirSync(dir);
     } catch (e) {
-      // A file-system refusal is a finding; anything else is a bug of ours and surfaces.
-      if (errnoCode(e) === undefined) throw e;
-      problems.push({ path: dir, message: `cannot be read (${describeError(e)})` });
+      // A file-system refusal is a finding; fsCode rethrows anything else (a bug of ours surfaces).
+      problems.push({ path: dir, message: `cannot be read (${fsCode(e)})` });
       return;
     }
     if (entries.some(isManifest)) {
@@ -99,11 +97,11 @@ export function isNearMiss(name: string): boolean {
 function filesBelow(top: string, depth: number, limit: number, match: (name: string) => boolean): string[] {
   const found: string[] = [];
   const visit = (dir: string, level: number): void => {
-    let entries: Entry[];
+    let entries: DirEntry[];
     try {
       entries = readdirSync(dir);
     } catch (e) {
-      if (errnoCode(e) === undefined) throw e;
+      fsCode(e);
       return;
     }
     for (const e of entries) {
@@ -133,7 +131,7 @@ export function classify(p: string): { kind: "root" | "skill"; dir: string } | D
     const holdsManifest = readdirSync(p).some((e) => e.name.toLowerCase() === "skill.md");
     return { kind: holdsManifest ? "skill" : "root", dir: p };
   } catch (e) {
-    return draft("unreadable", p, `cannot be read (${describeError(e)})`);
+    return draft("unreadable", p, `cannot be read (${fsCode(e)})`);
   }
 }
 

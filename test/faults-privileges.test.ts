@@ -30,18 +30,18 @@ function unprivileged(): string[] | undefined {
 
 /** Discovery, then the two calls that touch the locked resources, as a JSON report. */
 const SCRIPT = `
-const { createAgentSkills, SkillError, setWarnSink } = await import(process.argv[1]);
+const { createAgentSkills, SkillError } = await import(process.argv[1]);
 const roots = [{ path: process.argv[2] }];
 const out = {};
-const lenient = createAgentSkills({ roots });
+const lenient = createAgentSkills({ roots, onWarning: () => {} });
 out.uid = process.getuid();
 out.names = lenient.listSkills().map((s) => s.name);
 out.warnings = lenient.warnings.map((w) => [w.code, w.message]);
-out.resourceWarnings = [];
-setWarnSink((w) => out.resourceWarnings.push([w.code, w.message]));
-out.resources = lenient.loadSkill("open").resources;
+const content = lenient.loadSkill("open");
+out.resources = content.resources;
+out.resourceWarnings = content.warnings.map((w) => [w.code, w.message]);
 try { lenient.resourcePath("open", "private/key.txt"); } catch (e) { out.refusal = [e.code, e.message]; }
-try { createAgentSkills({ roots, strict: true }); } catch (e) { out.strict = [e instanceof SkillError, e.code, e.message]; }
+try { createAgentSkills({ roots, strict: true, onWarning: () => {} }); } catch (e) { out.strict = [e instanceof SkillError, e.code, e.message]; }
 process.stdout.write(JSON.stringify(out));
 `;
 

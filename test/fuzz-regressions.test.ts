@@ -55,7 +55,8 @@ describe("deep nesting gets one verdict, whatever the caller's stack", () => {
 
   // The parser overflowed its stack sooner when called from deeper down, and the overflow was reported
   // as a located YAML error that the repair then "fixed": the same text loaded or not by call depth.
-  test.each([65, 700, 3000])(
+  // (3000 levels no longer fit the full parser's 4 KiB: the length refuses them first.)
+  test.each([65, 700, 2000])(
     "a mapping holding %i nested lists is refused from any call depth, never repaired",
     (levels) => {
       const text = `name: x\ndescription: y\nn: ${"[".repeat(levels)}${"]".repeat(levels)}\n`;

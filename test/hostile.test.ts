@@ -116,9 +116,9 @@ describe("hostile YAML", () => {
   });
 
   test.each([
-    // As deep as the full parser's length limit allows (8 KiB); deeper text is refused for its length.
-    ["flow lists", 4_000, `${"[".repeat(4_000)}${"]".repeat(4_000)}`],
-    ["flow maps", 1_600, `${"{a: ".repeat(1_600)}1${"}".repeat(1_600)}`],
+    // As deep as the full parser's length limit allows (4 KiB); deeper text is refused for its length.
+    ["flow lists", 2_000, `${"[".repeat(2_000)}${"]".repeat(2_000)}`],
+    ["flow maps", 800, `${"{a: ".repeat(800)}1${"}".repeat(800)}`],
   ])("%s nested %i deep are invalid_skill, not a crash", (_, _depth, deep) => {
     // Under a nested key, so the top-level repair is not even tempted.
     const tree = { "x/SKILL.md": manifest(`name: x\ndescription: d\nnest:\n  deep: ${deep}`) };
@@ -128,16 +128,17 @@ describe("hostile YAML", () => {
     expect(strictCode(tree)).toBe("invalid_skill");
   });
 
-  test("frontmatter over 64 KiB is invalid_skill", () => {
+  test("frontmatter over 16 KiB is invalid_skill", () => {
     const tree = { "x/SKILL.md": manifest(`name: x\ndescription: ${"d".repeat(70_000)}`) };
     expect(lenient(tree).messages).toEqual([
-      "invalid_skill: <root>/x/SKILL.md: frontmatter is 70022 characters long, over the limit of 65536; skipped",
+      "invalid_skill: <root>/x/SKILL.md: frontmatter is 70022 characters long, over the limit of 16384; skipped",
     ]);
   });
 
   test("65 levels of mappings (the top one included) are refused, 64 accepted", () => {
+    // One-space indentation keeps 65 levels within the full parser's 4 KiB.
     const nest = (n: number) =>
-      `${Array.from({ length: n }, (_, i) => `${"  ".repeat(i)}k${i}:`).join("\n")} leaf`;
+      `${Array.from({ length: n }, (_, i) => `${" ".repeat(i)}k${i}:`).join("\n")} leaf`;
     expect(lenient({ "x/SKILL.md": manifest(`name: x\ndescription: d\n${nest(64)}`) }).messages).toEqual([]);
     expect(lenient({ "x/SKILL.md": manifest(`name: x\ndescription: d\n${nest(65)}`) }).messages).toEqual([
       "invalid_skill: <root>/x/SKILL.md: frontmatter nests deeper than 64 levels; skipped",

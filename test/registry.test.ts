@@ -95,7 +95,18 @@ describe("warn sink", () => {
     const s = createAgentSkills({ roots: [{ path: root }] });
     expect(s.listSkills().map((x) => x.name)).toEqual(["ok"]);
     setWarnSink(null);
-    expect(createAgentSkills({ roots: [{ path: root }] }).warnings).toHaveLength(1);
+    // The default is stderr again: captured here so the test run stays quiet.
+    const written: string[] = [];
+    const write = process.stderr.write;
+    process.stderr.write = ((chunk: string) => written.push(String(chunk)) > 0) as typeof write;
+    try {
+      expect(createAgentSkills({ roots: [{ path: root }] }).warnings).toHaveLength(1);
+    } finally {
+      process.stderr.write = write;
+    }
+    expect(written).toEqual([
+      `agent-skills: warning: invalid_skill: ${path.join(root, "x", "SKILL.md")}:1: does not start with a --- frontmatter fence; skipped\n`,
+    ]);
   });
 
   test("setWarnSink rejects a non-function", () => {

@@ -203,3 +203,15 @@ describe("detached instance methods", () => {
     expect((await refreshAsync()).added).toEqual([]);
   });
 });
+
+test("explain reasons are safe to print too; dir and path stay exact", () => {
+  const dir = "a\x1b[2Jb";
+  const root = writeTree({
+    [`${dir}/SKILL.md`]: "no fence",
+    [`${dir}2/SKILL.md`]: manifest("name: k\ndescription: d"),
+  });
+  const skills = createAgentSkills({ roots: [{ path: root }] });
+  const [invalid] = skills.explain(dir);
+  expect(invalid?.path).toBe(path.join(root, dir, "SKILL.md"));
+  expect(invalid?.reason).toBe(`${root}/a\\x1b[2Jb/SKILL.md:1: does not start with a --- frontmatter fence`);
+});

@@ -1,6 +1,5 @@
 // The commands about the whole set: catalog (the prompt block) and roots (where the CLI looked), and the note list prints when it found nothing.
-import { errnoCode } from "../errors.js";
-import { statSync } from "../fsx.js";
+import { fsCode, statSync } from "../fsx.js";
 import { type AgentSkills, renderCatalog, type SkillRoot } from "../index.js";
 import { type CliIo, type Invocation, open, printWarnings } from "./context.js";
 import { oneLine, pad, paint, showPath, toJson } from "./text.js";
@@ -27,7 +26,7 @@ function stateOf(root: string): RootState {
   try {
     return statSync(root) === undefined ? "missing" : "ok";
   } catch (e) {
-    if (errnoCode(e) === undefined) throw e;
+    fsCode(e);
     return "unreadable";
   }
 }

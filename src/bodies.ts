@@ -1,0 +1,50 @@
+// Which manifest bodies a snapshot keeps: the winners' only. A losing candidate's body is dropped, and
+// read again should a later scan make it the winner.
+import { type FsTask, fsCode, readManifest } from "./fsx.js";
+import type { CatalogEntry } from "./merge.js";
+import type { ScanItem } from "./scan.js";
+import { parseManifest } from "./skill.js";
+import type { SkillConfig } from "./types.js";
+
+/** The body of a candidate that served no name when it was last merged: not kept. */
+const DROPPED: Uint8Array = new Uint8Array(0);
+
+/**
+ * Drop the bodies of valid candidates that serve no name (in-root duplicates, skills overridden by a
+ * later root): nobody can load them, and 500 duplicates of 1 MiB would otherwise hold 500 MiB. The
+ * scan cache keeps the candidate itself, so an unchanged file is still not parsed again.
+ */
+export function dropLosers(
+  roots: readonly (readonly ScanItem[])[],
+  skills: ReadonlyMap<string, CatalogEntry>,
+): void {
+  const kept = new Set<Uint8Array>();
+  for (const entry of skills.values()) kept.add(entry.body);
+  for (const items of roots) {
+    for (const item of items) {
+      if (item.kind !== "candidate" || !item.outcome.ok || kept.has(item.outcome.body)) continue;
+      // The outcome is this scan's own record of the file; only its body goes.
+      (item.outcome as { body: Uint8Array }).body = DROPPED;
+    }
+  }
+}
+
+/**
+ * Read again the bodies of winners whose body was dropped while they lost. A file that cannot be read
+ * or parsed any more serves an empty body until the next scan, which will see it changed.
+ */
+export function* refill(config: SkillConfig, skills: ReadonlyMap<string, CatalogEntry>): FsTask<void> {
+  for (const [name, entry] of skills) {
+    if (entry.body !== DROPPED) continue;
+    let body: Uint8Array = DROPPED;
+    try {
+      const read = yield* readManifest(entry.info.path, !config.followSymlinks);
+      const outcome = read.kind === "ok" ? parseManifest(read.bytes, !config.strict) : undefined;
+      if (outcome?.ok) body = outcome.body;
+    } catch (e) {
+      // Gone since the scan that chose it: the next scan reports it.
+      fsCode(e);
+    }
+    (skills as Map<string, CatalogEntry>).set(name, { ...entry, body });
+  }
+}
