@@ -74,7 +74,10 @@ for (const chars of [4000, 8000, 16000]) {
   for (let i = 0; i < 5000; i++) write(i, 0);
   const skills = lib.createAgentSkills({ roots: [{ path: root }] });
   let seed = 7;
-  const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const rnd = () => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed / 2147483648;
+  };
   for (let r = 1; r <= 64; r++) {
     for (let k = 0; k < 250; k++) write(Math.floor(rnd() * 5000), r);
     // Past the scan's 100 ms window for trusting a signature.

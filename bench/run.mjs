@@ -221,3 +221,4 @@ try {
 } finally {
   removeStore(store.base);
 }
+await import("./watch.mjs"); // live skills (issue 12): latency, idle cost, handles, a burst, close()

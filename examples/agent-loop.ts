@@ -2,17 +2,21 @@
 // (names and descriptions) goes into the system prompt; the model activates a skill by name through a
 // tool and gets its body and file list; it reads a file of that skill through a second tool, confined to
 // the skill's folder. A scripted stand-in plays the model, so nothing here calls a network or a model.
+// `liveSession` keeps one instance for a whole session with `watch()`: a skill installed mid-session is
+// offered from the next request on, without a restart.
 //
 // In your own code, import from "@clarvis/agent-skills". This file imports the source so that CI
 // type-checks it (and test/example.test.ts runs it) against the current API. To watch it run:
 // `npx tsx examples/agent-loop.ts`.
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import {
   type AgentSkills,
   clarvisSkillRoots,
   createAgentSkills,
+  type RefreshResult,
   renderCatalog,
   SkillError,
 } from "../src/index.js";
@@ -148,12 +152,15 @@ export interface AgentLoopOptions {
   readonly model?: Model;
   /** Tool calls allowed before the loop gives up. @default 8 */
   readonly maxSteps?: number;
+  /** The instance to serve skills from, e.g. one a watcher keeps current. @default a new one over workspace and home */
+  readonly skills?: AgentSkills;
 }
 
 /** Run the loop until the model answers; returns the whole conversation. */
 export function runAgentLoop(options: AgentLoopOptions): Message[] {
   const { workspace, home, request, model = scriptedModel, maxSteps = 8 } = options;
-  const skills = createAgentSkills({ roots: clarvisSkillRoots({ workspace, home }), workspace });
+  const skills =
+    options.skills ?? createAgentSkills({ roots: clarvisSkillRoots({ workspace, home }), workspace });
   // Skills that ask not to be invoked by the model stay out of both the catalog and the tool's enum.
   const offered = skills.listSkills().filter((s) => s.metadata["disable-model-invocation"] !== true);
   const { text: catalog } = renderCatalog(offered, { format: "xml", budget: 8_000 });
@@ -180,14 +187,75 @@ export function runAgentLoop(options: AgentLoopOptions): Message[] {
   return messages;
 }
 
+/** What {@link liveSession} saw: the conversation before the install, the names it added, the one after. */
+export interface LiveSession {
+  readonly before: Message[];
+  readonly added: readonly string[];
+  readonly after: Message[];
+}
+
+/**
+ * One instance for a whole session, kept current by `watch()`: `request` is run, then `install` puts a
+ * skill on disk (as `npx skills add` would), and once the watcher reports it the same request is run
+ * again on the same instance, which now offers the new skill. `persistent: true` because the session
+ * itself is what this process waits for; the watcher is closed when it ends.
+ */
+export async function liveSession(options: {
+  readonly workspace: string;
+  readonly home: string;
+  readonly request: string;
+  readonly install: () => void;
+}): Promise<LiveSession> {
+  const { workspace, home, request, install } = options;
+  const skills = createAgentSkills({ roots: clarvisSkillRoots({ workspace, home }), workspace });
+  let changed: (result: RefreshResult) => void = () => {};
+  const seen = new Promise<RefreshResult>((resolve) => {
+    changed = resolve;
+  });
+  const watcher = skills.watch({ persistent: true, onChange: (result) => changed(result) });
+  try {
+    await watcher.ready;
+    const before = runAgentLoop({ workspace, home, request, skills });
+    install();
+    const { added } = await seen;
+    return { before, added, after: runAgentLoop({ workspace, home, request, skills }) };
+  } finally {
+    await watcher.close();
+  }
+}
+
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
   const conversation = runAgentLoop({
     workspace: path.join(import.meta.dirname, "workspace"),
     home: path.join(import.meta.dirname, "home"),
     request: "Pull the tables out of report.pdf.",
   });
-  for (const m of conversation) {
-    const text = m.role === "call" ? `${m.call.tool} ${JSON.stringify(m.call.input)}` : m.content;
-    process.stdout.write(`--- ${m.role}\n${text}\n`);
+  const show = (messages: readonly Message[]) => {
+    for (const m of messages) {
+      const text = m.role === "call" ? `${m.call.tool} ${JSON.stringify(m.call.input)}` : m.content;
+      process.stdout.write(`--- ${m.role}\n${text}\n`);
+    }
+  };
+  show(conversation);
+  // Mid-session: an empty workspace, then the pdf skill installed into its .clarvis/skills (created now).
+  const workspace = fs.mkdtempSync(path.join(os.tmpdir(), "agent-loop-"));
+  try {
+    const live = await liveSession({
+      workspace,
+      home: path.join(import.meta.dirname, "home"),
+      request: "Pull the tables out of report.pdf.",
+      install: () =>
+        fs.cpSync(
+          path.join(import.meta.dirname, "workspace", ".clarvis", "skills", "pdf"),
+          path.join(workspace, ".clarvis", "skills", "pdf"),
+          { recursive: true },
+        ),
+    });
+    process.stdout.write(`\n=== live session: before the install\n`);
+    show(live.before.slice(-1));
+    process.stdout.write(`=== the watcher reported added: ${live.added.join(", ")}\n`);
+    show(live.after.slice(1));
+  } finally {
+    fs.rmSync(workspace, { recursive: true, force: true });
   }
 }

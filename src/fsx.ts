@@ -77,7 +77,7 @@ function fault(op: string, path: string): void {
 // what to report from these sets. An error without one is not the file system's.
 
 /** Errno codes that mean "nothing there" rather than "something went wrong". */
-const ABSENT: ReadonlySet<string> = new Set(["ENOENT", "ENOTDIR"]);
+export const ABSENT: ReadonlySet<string> = new Set(["ENOENT", "ENOTDIR"]);
 
 /** Errno codes that mean a path points to nothing usable: gone, or a symlink loop. */
 export const GONE: ReadonlySet<string> = new Set(["ENOENT", "ENOTDIR", "ELOOP"]);
@@ -403,3 +403,64 @@ export function readdirSync(path: string): DirEntry[] {
   fault("readdir", path);
   return toEntries(fs.readdirSync(path, { withFileTypes: true }));
 }
+
+// ---------------------------------------------------------------------------------------------------
+// Watching (issue 12): the fs.watch primitive and the few async look-ups a watcher plans with. Kept as
+// one block so the rules above stay the only ones discovery uses; their fault-seam names start with
+// "watch", so a test can fault the watcher and the scan apart.
+
+/** An open `fs.watch` handle. */
+export interface WatchHandle {
+  /** Stop it; the OS handle is released once the event loop runs its close callbacks. */
+  close(): void;
+}
+
+/**
+ * `fs.watch(path)` (not recursive; a symlink is followed to what it points at) calling `onEvent` with
+ * the entry name an event names (`null` when the OS names none), and `onLost` when the handle fails
+ * after it was opened. Throws the errno error when the watch cannot be set up (`ENOENT`, `ENOSPC` when
+ * inotify's `max_user_watches` is reached, `EMFILE`, `ERR_FEATURE_UNAVAILABLE_ON_PLATFORM`).
+ */
+export function watchPath(
+  path: string,
+  persistent: boolean,
+  onEvent: (name: string | null) => void,
+  onLost: (error: unknown) => void,
+): WatchHandle {
+  fault("watch", path);
+  const watcher = fs.watch(path, { persistent }, (_event, name) =>
+    onEvent(name === null ? null : String(name)),
+  );
+  watcher.on("error", onLost);
+  return watcher;
+}
+
+/** Whether `path` is a directory, following symlinks, without blocking; any error (gone, a loop, no access) is no. */
+export async function isDirectory(path: string): Promise<boolean> {
+  try {
+    fault("watchStat", path);
+    return (await pStat(path)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Sorted entries of a directory, without blocking. */
+export async function readdirAsync(path: string): Promise<DirEntry[]> {
+  fault("watchReaddir", path);
+  return toEntries(await pReaddir(path, { withFileTypes: true }));
+}
+
+/** `fs.realpath.native` without blocking, through the fault seam. */
+export async function realpathAsync(path: string): Promise<string> {
+  fault("watchRealpath", path);
+  return await pRealpath(path);
+}
+
+/** What a symlink holds, as written, without blocking, through the fault seam. */
+export async function readlinkAsync(path: string): Promise<string> {
+  fault("watchReadlink", path);
+  return await pReadlink(path);
+}
+
+const pReadlink = promisify(fs.readlink);

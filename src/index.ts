@@ -25,8 +25,10 @@ export type {
   SkillRootInput,
   SkillScope,
   SkillWarning,
+  SkillWatcher,
   WarningCode,
   WarnSink,
+  WatchOptions,
 } from "./types.js";
 export { type ValidateOptions, validateSkills } from "./validate.js";
 export { setWarnSink } from "./warnings.js";

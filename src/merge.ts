@@ -14,6 +14,9 @@ export interface CatalogEntry {
   readonly real: string;
   /** Changes whenever the winning manifest, its file or its root does: drives `refresh`'s `changed`. */
   readonly key: string;
+  /** The candidate and root it was built from: a later merge in which they win again reuses the entry. */
+  readonly candidate: Candidate;
+  readonly rootIndex: number;
 }
 
 /** The merged catalog. */
@@ -68,15 +71,19 @@ function buildEntry(config: SkillConfig, rootIndex: number, c: Candidate): Catal
         },
   );
   // join makes one flat string; the template literal made a rope of three parts kept for the snapshot's life.
-  return { info, body, real: c.real, key: [rootIndex, c.path, c.sig].join("\0") };
+  return { info, body, real: c.real, key: [rootIndex, c.path, c.sig].join("\0"), candidate: c, rootIndex };
 }
 
 /**
  * Fold the roots' findings into one catalog. Pure and deterministic: the same scan gives the same result.
  * @throws {SkillError} under `strict`, for the first invalid manifest or in-root duplicate met in root order and sorted directory order.
  */
-export function merge(config: SkillConfig, roots: readonly (readonly ScanItem[])[]): Merged {
-  const steps = mergeSteps(config, roots);
+export function merge(
+  config: SkillConfig,
+  roots: readonly (readonly ScanItem[])[],
+  previous?: Merged["skills"],
+): Merged {
+  const steps = mergeSteps(config, roots, previous);
   for (let step = steps.next(); ; step = steps.next()) if (step.done) return step.value;
 }
 
@@ -85,12 +92,14 @@ const STEP_ITEMS = 1000;
 
 /**
  * {@link merge} in steps: it pauses (yields) every STEP_ITEMS items, so that an async caller can give
- * the event loop a turn between steps; the result is the same.
+ * the event loop a turn between steps; the result is the same. An entry of `previous` whose candidate
+ * and root win again is reused as it is (the `SkillInfo` of an unchanged skill stays the same object).
  * @throws {SkillError} as {@link merge}.
  */
 export function* mergeSteps(
   config: SkillConfig,
   roots: readonly (readonly ScanItem[])[],
+  previous?: Merged["skills"],
 ): Generator<void, Merged> {
   let done = 0;
   const warnings: SkillWarning[] = [];
@@ -138,7 +147,9 @@ export function* mergeSteps(
   const skills = new Map<string, CatalogEntry>();
   for (const [name, w] of winners) {
     if (++done % STEP_ITEMS === 0) yield;
-    skills.set(name, buildEntry(config, w.rootIndex, w.candidate));
+    const old = previous?.get(name);
+    const same = old !== undefined && old.candidate === w.candidate && old.rootIndex === w.rootIndex;
+    skills.set(name, same ? old : buildEntry(config, w.rootIndex, w.candidate));
   }
   return { skills, candidates: new Verdicts(config, offers, winners), warnings };
 }
@@ -231,4 +242,56 @@ function verdictOf(config: SkillConfig, o: Offer, winner: Offer | undefined): Sk
     // A one-line message like a warning's: paths in it are escaped for printing (the fields stay exact).
     reason: printable(reason),
   });
+}
+
+/** Past this many replaced candidates a full merge is as cheap as patching. */
+const PATCH_LIMIT = 64;
+
+/**
+ * The merge of `roots` made from `previous` (the merge of `before`) when the scan only replaced valid
+ * candidates by valid ones of the same name, directory and manifest path, none carrying warnings: the
+ * common "a manifest was edited" refresh. Names, precedence, verdicts and warnings cannot change then,
+ * so only the winners' entries are rebuilt. `undefined` when anything else changed: merge in full.
+ * (For a watcher's refresh of 10,000 skills with one edited, this replaces a 7–20 ms fold.)
+ */
+export function patchMerge(
+  config: SkillConfig,
+  previous: Merged,
+  before: readonly (readonly ScanItem[])[],
+  roots: readonly (readonly ScanItem[])[],
+): Merged | undefined {
+  if (before.length !== roots.length) return undefined;
+  const swaps: [number, Candidate, Candidate][] = [];
+  for (const [r, items] of roots.entries()) {
+    const old = before[r] as readonly ScanItem[];
+    if (old.length !== items.length) return undefined;
+    for (const [i, item] of items.entries()) {
+      const was = old[i] as ScanItem;
+      if (item === was) continue;
+      if (!sameSlot(was, item) || swaps.length === PATCH_LIMIT) return undefined;
+      swaps.push([r, was as Candidate, item as Candidate]);
+    }
+  }
+  const skills = new Map(previous.skills);
+  for (const [r, was, now] of swaps) {
+    const name = (now.outcome as { fields: { name: string } }).fields.name;
+    const entry = previous.skills.get(name);
+    // Only the winner has the entry; an overridden or duplicate candidate changes nothing served.
+    if (entry?.candidate === was && entry.rootIndex === r) skills.set(name, buildEntry(config, r, now));
+  }
+  return { skills, candidates: previous.candidates, warnings: previous.warnings };
+}
+
+function sameSlot(was: ScanItem, now: ScanItem): boolean {
+  return (
+    was.kind === "candidate" &&
+    now.kind === "candidate" &&
+    was.outcome.ok &&
+    now.outcome.ok &&
+    was.warnings.length === 0 &&
+    now.warnings.length === 0 &&
+    was.outcome.fields.name === now.outcome.fields.name &&
+    was.dir === now.dir &&
+    was.path === now.path
+  );
 }

@@ -5,9 +5,17 @@ import { resolveConfig } from "./config.js";
 import { describeValue, SkillError } from "./errors.js";
 import { runAsync, runSync } from "./fsx.js";
 import { bodyText } from "./manifest.js";
-import { type CatalogEntry, type Merged, merge, mergeSteps } from "./merge.js";
+import { type CatalogEntry, type Merged, merge, mergeSteps, patchMerge } from "./merge.js";
 import { confine, listResources } from "./resources.js";
-import { NO_CACHE, type Scan, type ScanCache, type ScanItem, scanAsync, scanSync } from "./scan.js";
+import {
+  NO_CACHE,
+  type Scan,
+  type ScanCache,
+  type ScanHint,
+  type ScanItem,
+  scanAsync,
+  scanSync,
+} from "./scan.js";
 import type {
   AgentSkills,
   AgentSkillsOptions,
@@ -17,9 +25,12 @@ import type {
   SkillContent,
   SkillInfo,
   SkillWarning,
+  SkillWatcher,
   WarnSink,
+  WatchOptions,
 } from "./types.js";
 import { checkSink, emit } from "./warnings.js";
+import { startWatch } from "./watch.js";
 
 interface Snapshot extends Merged {
   readonly list: readonly SkillInfo[];
@@ -87,6 +98,7 @@ class Registry implements AgentSkills {
     this.explain = this.explain.bind(this);
     this.refresh = this.refresh.bind(this);
     this.refreshAsync = this.refreshAsync.bind(this);
+    this.watch = this.watch.bind(this);
   }
 
   /** Send warnings to this instance's sink; a refresh the sink starts is refused, never recursed into. */
@@ -156,22 +168,45 @@ class Registry implements AgentSkills {
     this.#refuseReentry("refresh");
     const generation = ++this.#generation;
     const scan = scanSync(this.config, this.#snapshot.cache);
-    const merged = this.#unchanged(scan) ? undefined : merge(this.config, scan.roots);
+    const merged = this.#unchanged(scan)
+      ? undefined
+      : (this.#patch(scan) ?? merge(this.config, scan.roots, this.#snapshot.skills));
     if (merged !== undefined) runSync(refill(this.config, merged.skills));
     return this.#install(scan, generation, merged);
   }
 
   refreshAsync(): Promise<RefreshResult> {
+    return this.#refreshAsync(false);
+  }
+
+  watch(options?: WatchOptions): SkillWatcher {
+    // A watcher refreshes on every event; one that finds nothing changed repeats no warnings.
+    return startWatch(
+      this.config,
+      (hint) => this.#refreshAsync(true, hint),
+      (warnings) => this.#emit(warnings),
+      options,
+    );
+  }
+
+  #refreshAsync(quiet: boolean, hint?: ScanHint): Promise<RefreshResult> {
     // One async scan at a time, so each reuses the cache of the one before.
     const run = this.#asyncQueue.then(async () => {
       const generation = ++this.#generation;
-      const scan = await scanAsync(this.config, this.#snapshot.cache);
-      const merged = this.#unchanged(scan) ? undefined : await mergeInTurns(this.config, scan);
+      const scan = await scanAsync(this.config, this.#snapshot.cache, hint);
+      const merged = this.#unchanged(scan)
+        ? undefined
+        : (this.#patch(scan) ?? (await mergeInTurns(this.config, scan, this.#snapshot.skills)));
       if (merged !== undefined) await runAsync(refill(this.config, merged.skills));
-      return this.#install(scan, generation, merged);
+      return this.#install(scan, generation, merged, quiet);
     });
     this.#asyncQueue = run.catch(() => undefined);
     return run;
+  }
+
+  /** The last merge with edited manifests' entries rebuilt, when that is all the scan changed. */
+  #patch(scan: Scan): Merged | undefined {
+    return patchMerge(this.config, this.#snapshot, this.#snapshot.roots, scan.roots);
   }
 
   /** The scan reuses the very item objects of unchanged directories; if all are, so is the merge. */
@@ -181,17 +216,21 @@ class Registry implements AgentSkills {
 
   /**
    * Swap in a scan and its merge (`undefined`: the scan is unchanged, keep the catalog), unless a newer
-   * scan already landed. A strict merge error was thrown before this, leaving the snapshot as it was.
+   * scan already landed; `quiet` keeps an unchanged scan from emitting its warnings again. A strict
+   * merge error was thrown before this, leaving the snapshot as it was.
    */
-  #install(scan: Scan, generation: number, merged: Merged | undefined): RefreshResult {
+  #install(scan: Scan, generation: number, merged: Merged | undefined, quiet = false): RefreshResult {
     const before = this.#snapshot;
     if (generation < before.generation) return NOTHING;
     if (merged === undefined) {
       this.#snapshot = { ...before, roots: scan.roots, cache: scan.cache, generation };
-      this.#emit(before.warnings);
+      if (!quiet) this.#emit(before.warnings);
       return NOTHING;
     }
-    const names = [...merged.skills.keys()].sort();
+    // The same names as before (most refreshes) keep their sorted order: no sort of thousands of names.
+    const names = sameKeys(before.skills, merged.skills)
+      ? before.list.map((info) => info.name)
+      : [...merged.skills.keys()].sort();
     const list = Object.freeze(names.map((name) => (merged.skills.get(name) as CatalogEntry).info));
     this.#snapshot = {
       ...merged,
@@ -210,12 +249,18 @@ class Registry implements AgentSkills {
 }
 
 /** {@link merge}, giving the event loop a turn between its steps so no stretch of it blocks for long. */
-async function mergeInTurns(config: SkillConfig, scan: Scan): Promise<Merged> {
-  const steps = mergeSteps(config, scan.roots);
+async function mergeInTurns(config: SkillConfig, scan: Scan, previous: Merged["skills"]): Promise<Merged> {
+  const steps = mergeSteps(config, scan.roots, previous);
   for (let step = steps.next(); ; step = steps.next()) {
     if (step.done) return step.value;
     await new Promise((resolve) => setImmediate(resolve));
   }
+}
+
+function sameKeys(a: ReadonlyMap<string, unknown>, b: ReadonlyMap<string, unknown>): boolean {
+  if (a.size !== b.size || a.size === 0) return false;
+  for (const key of a.keys()) if (!b.has(key)) return false;
+  return true;
 }
 
 function sameItems(a: readonly (readonly ScanItem[])[], b: readonly (readonly ScanItem[])[]): boolean {

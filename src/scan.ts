@@ -1,6 +1,7 @@
 // Roots → candidate skill directories → manifest outcomes, written once as fs tasks with a sync and an async driver.
 import * as path from "node:path";
 import {
+  ABSENT,
   type DirEntry,
   type FsTask,
   fsCode,
@@ -17,13 +18,16 @@ import {
   context,
   NO_CACHE,
   type ScanCache,
+  type ScanHint,
   type ScanItem,
   type Slot,
   trusted,
+  unhinted,
+  unhintedRoot,
 } from "./scancache.js";
 import type { SkillConfig, SkillRoot } from "./types.js";
 
-export { type Candidate, NO_CACHE, type ScanCache, type ScanItem } from "./scancache.js";
+export { type Candidate, NO_CACHE, type ScanCache, type ScanHint, type ScanItem } from "./scancache.js";
 
 /** The result of scanning every root. */
 export interface Scan {
@@ -41,10 +45,16 @@ export interface Scan {
 function* listRoot(ctx: Context, root: SkillRoot): FsTask<readonly Slot[]> {
   const follow = ctx.config.followSymlinks;
   const prev = ctx.previous.roots.get(root.path);
+  if (prev !== undefined && unhintedRoot(ctx, root.path, prev.sig)) {
+    // A watcher saw nothing change here since the last scan, which could vouch for the listing.
+    ctx.next.roots.set(root.path, prev);
+    return prev.slots;
+  }
   let sig = "";
   let unsure: string | undefined;
   try {
-    if (prev !== undefined) sig = trusted(ctx, yield* stat(root.path));
+    // Taken at the first scan too (one stat a root), so the first refresh can reuse the listing.
+    sig = trusted(ctx, yield* stat(root.path));
   } catch (e) {
     // Listed again below; if that fails too, the listing's error is the one reported.
     unsure = fsCode(e);
@@ -60,6 +70,11 @@ function* listRoot(ctx: Context, root: SkillRoot): FsTask<readonly Slot[]> {
     try {
       entries = yield* readdir(root.path);
     } catch (e) {
+      // A root that cannot be checked and then seems missing may only seem so: the first error stands.
+      if (unsure !== undefined && !ABSENT.has(unsure)) {
+        fsCode(e);
+        return [warn("root_unreadable", `root ${root.path} cannot be read (${unsure})`, root.path)];
+      }
       return yield* unlisted(root, e);
     }
   }
@@ -146,15 +161,21 @@ export function inspectSync(config: SkillConfig, dir: string): ScanItem | undefi
 /** How many skill directories the async scan inspects at once. */
 const CONCURRENCY = 32;
 
-/** Scan every root without blocking; the result is identical to {@link scanSync}'s. */
-export async function scanAsync(config: SkillConfig, previous: ScanCache): Promise<Scan> {
-  const ctx = context(config, previous);
+/**
+ * Scan every root without blocking; the result is identical to {@link scanSync}'s. With a `hint` (from
+ * a watcher), only what it names, or what the last scan could not vouch for, is looked at again.
+ */
+export async function scanAsync(config: SkillConfig, previous: ScanCache, hint?: ScanHint): Promise<Scan> {
+  const ctx = context(config, previous, hint);
   const listed = await Promise.all(config.roots.map((root) => runAsync(listRoot(ctx, root))));
   const results: (ScanItem | undefined)[][] = listed.map((slots) => new Array(slots.length));
   const jobs: [number, number, string, string, string][] = [];
   listed.forEach((slots, r) => {
     slots.forEach((slot, i) => {
-      if (slot.kind === "dir") jobs.push([r, i, slot.name, slot.dir, slot.real]);
+      const kept = slot.kind === "dir" && unhinted(ctx, slot.dir);
+      // Carried over in place: a round trip through the async driver per directory costs more than the rest.
+      if (kept) (results[r] as (ScanItem | undefined)[])[i] = kept.item;
+      else if (slot.kind === "dir") jobs.push([r, i, slot.name, slot.dir, slot.real]);
       else (results[r] as (ScanItem | undefined)[])[i] = slot;
     });
   });

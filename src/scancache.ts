@@ -1,5 +1,6 @@
 // The scan's records and its cache: what one scan found per root and directory, and the memo that lets
 // the next scan skip what did not change. Types and the scan context only, shared by scan.ts and inspect.ts.
+import * as path from "node:path";
 import type { DirEntry, Stat } from "./fsx.js";
 import type { ManifestOutcome } from "./skill.js";
 import type { SkillConfig, SkillWarning } from "./types.js";
@@ -41,6 +42,8 @@ export interface DirMemo {
   /** The manifest's signature when `item` came from reading it; "" when it must be read again. */
   readonly fileSig: string;
   readonly item: Candidate | undefined;
+  /** The `after` instants of the scan that took `listing`: a directory not changed since still has it. */
+  readonly listedAfter: readonly [number, number];
 }
 
 /** What the last scan learned, handed to the next: the memory that makes `refresh` cheap. */
@@ -54,19 +57,54 @@ export interface ScanCache {
 /** A cache that knows nothing: the first scan's. */
 export const NO_CACHE: ScanCache = { dirs: new Map(), roots: new Map() };
 
+/**
+ * Where a watcher saw changes since the last scan. With a hint, a root or skill directory it does not
+ * name is taken from the last scan as it is, without a look, as long as that scan could vouch for it
+ * (its signatures were old enough to trust); what it names is checked as usual.
+ */
+export interface ScanHint {
+  /** Roots whose listing may have changed. */
+  readonly roots: ReadonlySet<string>;
+  /** Skill directories whose listing or manifest may have changed. */
+  readonly dirs: ReadonlySet<string>;
+  /** Roots every directory of which must be checked. */
+  readonly wholeRoots: ReadonlySet<string>;
+}
+
 /** One scan's state: the config, the cache it reads and the one it fills. */
 export interface Context {
   readonly config: SkillConfig;
   readonly previous: ScanCache;
+  readonly hint: ScanHint | undefined;
   readonly next: { readonly dirs: Map<string, DirMemo>; readonly roots: Map<string, RootMemo> };
   /** Signatures of changes after these instants (ms) are not trusted: [fine-grained, whole-second] timestamps. */
   readonly after: readonly [number, number];
 }
 
 /** The state of a scan that starts now. */
-export function context(config: SkillConfig, previous: ScanCache): Context {
+export function context(config: SkillConfig, previous: ScanCache, hint?: ScanHint): Context {
   const now = Date.now();
-  return { config, previous, next: { dirs: new Map(), roots: new Map() }, after: [now - 100, now - 2000] };
+  const next = { dirs: new Map(), roots: new Map() };
+  return { config, previous, hint, next, after: [now - 100, now - 2000] };
+}
+
+/**
+ * What the last scan found in a directory the hint does not name and could vouch for (its signatures
+ * were old enough to trust), carried over without a look; `false` when the directory must be inspected.
+ */
+export function unhinted(ctx: Context, dir: string): { readonly item: Candidate | undefined } | false {
+  const { hint } = ctx;
+  if (hint === undefined || hint.dirs.has(dir) || hint.wholeRoots.has(path.dirname(dir))) return false;
+  const prev = ctx.previous.dirs.get(dir);
+  if (prev === undefined || prev.dirSig === "" || (prev.listing.chosen !== undefined && prev.fileSig === ""))
+    return false;
+  ctx.next.dirs.set(dir, prev);
+  return prev;
+}
+
+/** Whether a hint lets a root's last listing (taken with signature `sig`) be used without a look. */
+export function unhintedRoot(ctx: Context, root: string, sig: string): boolean {
+  return ctx.hint !== undefined && !ctx.hint.roots.has(root) && sig !== "";
 }
 
 /**
@@ -75,7 +113,12 @@ export function context(config: SkillConfig, previous: ScanCache): Context {
  * Timestamps in whole seconds mean a coarse file system (FAT, HFS+, some network mounts).
  */
 export function trusted(ctx: Context, st: Stat): string {
-  return st.changed > ctx.after[st.changed % 1000 === 0 ? 1 : 0] ? "" : st.sig;
+  return settled(ctx.after, st) ? st.sig : "";
+}
+
+/** Whether `st` shows no change after the `after` instants of a scan (see {@link trusted}). */
+export function settled(after: readonly [number, number], st: Stat): boolean {
+  return st.changed <= after[st.changed % 1000 === 0 ? 1 : 0];
 }
 
 /** What a root's listing gave at a scan, reused by the next while the root's signature is unchanged. */

@@ -111,7 +111,8 @@ export type WarningCode =
   | "name_mismatch"
   | "tools_ignored"
   | "resource_skipped"
-  | "resource_limit";
+  | "resource_limit"
+  | "watch_degraded";
 
 /** A non-fatal finding, routed to the warn sink (or `onWarning`) and kept on `AgentSkills.warnings`. */
 export interface SkillWarning {
@@ -191,6 +192,46 @@ export interface AgentSkills {
   refresh(): RefreshResult;
   /** The same as {@link AgentSkills.refresh}, without blocking the event loop. */
   refreshAsync(): Promise<RefreshResult>;
+  /**
+   * Keep this instance current: watch the roots and skill directories and run `refreshAsync` when
+   * they change. See the README's "Live skills".
+   * @throws {StartupError} for unusable options.
+   * @example
+   * const watcher = skills.watch({ onChange: (r) => console.log("added", r.added) });
+   * await watcher.ready;
+   * // … later
+   * await watcher.close();
+   */
+  watch(options?: WatchOptions): SkillWatcher;
   /** Warnings of the last successful scan, in the order they were produced. */
   readonly warnings: readonly SkillWarning[];
+}
+
+/** Options of `AgentSkills.watch`. */
+export interface WatchOptions {
+  /** Called after each refresh that changed the catalog, once the new snapshot is in place. */
+  onChange?: (result: RefreshResult) => void;
+  /**
+   * Called with the error of a refresh that threw (strict mode; the last good snapshot stays), or with
+   * what `onChange` threw. Without it, a `SkillError` goes to the warn sink under its code.
+   */
+  onError?: (error: unknown) => void;
+  /** Quiet time after the last event before a refresh runs; a longer burst refreshes at most every ten of these. @default 100 */
+  debounceMs?: number;
+  /** Interval of the polling used when events are unavailable (or with `usePolling`). @default 2000 */
+  pollMs?: number;
+  /** Keep the process alive while watching. @default false */
+  persistent?: boolean;
+  /** Closes the watcher when aborted. */
+  signal?: AbortSignal;
+  /** Poll every `pollMs` instead of using file system events (network file systems). @default false */
+  usePolling?: boolean;
+}
+
+/** A running watch of an instance's roots. */
+export interface SkillWatcher {
+  /** Resolves once the watches are in place and a first refresh has caught up with the disk. */
+  readonly ready: Promise<void>;
+  /** Release every handle and timer; no refresh starts after it resolves. Idempotent. */
+  close(): Promise<void>;
 }

@@ -2,7 +2,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, test } from "vitest";
-import { type Message, runAgentLoop, runTool, skillTools } from "../examples/agent-loop.js";
+import { liveSession, type Message, runAgentLoop, runTool, skillTools } from "../examples/agent-loop.js";
 import { clarvisSkillRoots, createAgentSkills } from "../src/index.js";
 import { skill, tempDir, writeTree } from "./helpers/fixture.js";
 
@@ -100,5 +100,24 @@ describe("the scripted loop over the example folders", () => {
     });
     expect(messages.filter((m) => m.role === "call")).toHaveLength(2);
     expect(messages.at(-1)).toEqual({ role: "assistant", content: "Stopped after 2 tool calls." });
+  });
+});
+
+test("a skill installed mid-session is offered from the next request on, without a restart", async () => {
+  const live = tempDir();
+  const session = await liveSession({
+    workspace: live,
+    home,
+    request: "Pull the tables out of report.pdf.",
+    install: () =>
+      fs.cpSync(path.join(workspace, ".clarvis/skills/pdf"), path.join(live, ".clarvis/skills/pdf"), {
+        recursive: true,
+      }),
+  });
+  expect(session.before.at(-1)).toEqual({ role: "assistant", content: "No skill fits this request." });
+  expect(session.added).toEqual(["pdf"]);
+  expect(session.after.at(-1)).toEqual({
+    role: "assistant",
+    content: "Following the pdf skill: run scripts/extract.py on report.pdf.",
   });
 });

@@ -52,13 +52,54 @@ describe("refresh reuses what did not change", () => {
     const root = writeTree({ "a/SKILL.md": skill("a"), "b/SKILL.md": skill("b"), "c/notes.txt": "x" });
     await age(path.join(root, "b/SKILL.md"));
     const s = createAgentSkills({ roots: [{ path: root }] });
-    // Discovery does not stat roots and skill directories; the first refresh does, and lists them once more.
-    // Listing the root again resolves its real path once (the base of its skills' confinement).
-    expect(opsOf(() => s.refresh())).toEqual({ readdir: 4, stat: 6, realpath: 1 });
+    // Discovery takes the roots' signatures but not the skill directories'; the first refresh does, and
+    // lists again only the directory without a manifest: the others' listings are vouched for by their
+    // age and by their manifest, unchanged since discovery.
+    expect(opsOf(() => s.refresh())).toEqual({ readdir: 1, stat: 6 });
     let result: unknown;
     expect(opsOf(() => (result = s.refresh()))).toEqual({ stat: 6 });
     expect(result).toEqual(NOTHING);
     expect(s.listSkills().map((x) => x.description)).toEqual(["The a skill.", "The b skill."]);
+  });
+
+  test("the first refresh lists a directory again once its manifest changed since discovery", async () => {
+    const root = writeTree({ "a/SKILL.md": skill("a", "First words."), "b/SKILL.md": skill("b") });
+    const file = path.join(root, "a/SKILL.md");
+    await age(file);
+    const s = createAgentSkills({ roots: [{ path: root }] });
+    await age(file);
+    sameSizeEdit(file, "First words.", "Other words.");
+    // a's directory is as old as before, but its manifest is not the file read: list it, read it (its
+    // manifest is stat'ed twice: to vouch for the listing, then as every refresh does before a read).
+    expect(opsOf(() => expect(s.refresh()).toEqual({ ...NOTHING, changed: ["a"] }))).toEqual({
+      readdir: 1,
+      readManifest: 1,
+      stat: 6,
+    });
+    expect(s.getSkill("a")?.description).toBe("Other words.");
+  });
+
+  test("the first refresh sees a directory changed since discovery, however soon", async () => {
+    const root = writeTree({ "a/SKILL.md": skill("a"), "b/SKILL.md": skill("b") });
+    await age(path.join(root, "a/SKILL.md"));
+    const s = createAgentSkills({ roots: [{ path: root }] });
+    // A second manifest beside the first changes the directory, not the manifest read.
+    fs.writeFileSync(path.join(root, "a/skill.md"), skill("a", "Lower case."));
+    expect(s.refresh()).toEqual(NOTHING);
+    expect(s.warnings.map((w) => w.code)).toEqual(["multiple_manifests"]);
+  });
+
+  test("a missing root that cannot be checked reports why, instead of seeming absent", () => {
+    const missing = path.join(writeTree({}), "nope");
+    setFaultHook((op, p) => {
+      if (op === "stat" && p === missing) throw Object.assign(new Error("EIO: i/o error"), { code: "EIO" });
+    });
+    const s = createAgentSkills({ roots: [{ path: missing }] });
+    setFaultHook(null);
+    expect(s.warnings.map((w) => [w.code, w.message])).toEqual([
+      ["root_unreadable", `root ${missing} cannot be read (EIO)`],
+    ]);
+    expect(createAgentSkills({ roots: [{ path: missing }] }).warnings).toEqual([]);
   });
 
   test("a manifest changed too recently to trust its signature is read again at every refresh", () => {

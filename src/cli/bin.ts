@@ -13,7 +13,13 @@ process.stdout.on("error", (e: NodeJS.ErrnoException) => {
   throw e;
 });
 
-process.exitCode = main(process.argv.slice(2), {
+// Only a watch runs long enough to want a clean stop; elsewhere Ctrl-C keeps its default, immediate effect.
+const stop = new AbortController();
+if (process.argv.includes("--watch")) {
+  for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => stop.abort());
+}
+
+const code = main(process.argv.slice(2), {
   stdout: (text) => {
     if (!closed) process.stdout.write(text);
   },
@@ -23,4 +29,10 @@ process.exitCode = main(process.argv.slice(2), {
   stdoutIsTTY: process.stdout.isTTY === true,
   stderrIsTTY: process.stderr.isTTY === true,
   ...(process.stdout.columns === undefined ? {} : { columns: process.stdout.columns }),
+  signal: stop.signal,
 });
+if (typeof code === "number") process.exitCode = code;
+else
+  code.then((c) => {
+    process.exitCode = c;
+  });

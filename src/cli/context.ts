@@ -9,6 +9,7 @@ import {
   type SkillRootInput,
   type SkillWarning,
   type ValidationTarget,
+  type WarnSink,
 } from "../index.js";
 import { paint, showMessage } from "./text.js";
 
@@ -38,6 +39,8 @@ export interface CliIo {
   readonly stderrIsTTY?: boolean;
   /** The terminal's width in columns, when standard output is a terminal. */
   readonly columns?: number;
+  /** Ends a long-running command (`list --watch`); bin.ts aborts it on SIGINT and SIGTERM. */
+  readonly signal?: AbortSignal;
 }
 
 /** The command line after parsing, shared by every command. */
@@ -70,6 +73,8 @@ export interface Invocation {
   readonly recursive: boolean;
   /** validate --target. */
   readonly target?: ValidationTarget;
+  /** --watch (list only). */
+  readonly watch?: boolean;
 }
 
 /** The roots of an invocation: those given, else the preset's for the workspace and home. */
@@ -82,8 +87,8 @@ export function rootsOf(inv: Invocation, io: CliIo): SkillRootInput[] {
   });
 }
 
-/** The skills of an invocation's roots, loaded with its options. */
-export function open(inv: Invocation, io: CliIo): AgentSkills {
+/** The skills of an invocation's roots, loaded with its options; warnings go to `onWarning` (by default nowhere: they are on `warnings`). */
+export function open(inv: Invocation, io: CliIo, onWarning: WarnSink = () => {}): AgentSkills {
   return createAgentSkills({
     roots: rootsOf(inv, io),
     cwd: io.cwd,
@@ -92,7 +97,7 @@ export function open(inv: Invocation, io: CliIo): AgentSkills {
     strict: inv.strict,
     followSymlinks: inv.followSymlinks,
     // The scan's warnings are on `warnings`; the global sink of a program importing the library is never touched.
-    onWarning: () => {},
+    onWarning,
   });
 }
 

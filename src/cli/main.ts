@@ -33,6 +33,7 @@ const OPTIONS = {
   budget: { type: "string" },
   recursive: { type: "boolean" },
   target: { type: "string" },
+  watch: { type: "boolean" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean" },
 } as const;
@@ -70,6 +71,7 @@ function parse(argv: readonly string[], io: CliIo): Invocation | { help: string 
   if (command === "help" && args[0] !== undefined && COMMANDS[args[0]] === undefined) {
     throw new UsageError(`unknown command ${JSON.stringify(args[0])}`);
   }
+  if (values.watch && command !== "list") throw new UsageError("--watch goes with list only");
   for (const option of COMMAND_OPTIONS) {
     if (
       values[option] !== undefined &&
@@ -133,6 +135,7 @@ function parse(argv: readonly string[], io: CliIo): Invocation | { help: string 
     ...(budget === undefined ? {} : { budget }),
     recursive: values.recursive ?? false,
     ...(target === undefined ? {} : { target: target as ValidationTarget }),
+    watch: values.watch ?? false,
   };
 }
 
@@ -145,10 +148,11 @@ function version(): string {
 /**
  * Run the command line `argv` (without the node and script paths) against `io`.
  * Under `--json`, a failure is one JSON object `{"error":{"code","message"}}` on stdout, nothing on stderr.
- * @returns the exit code: 0 ok, 1 errors found or the operation failed, 2 bad usage.
+ * @returns the exit code: 0 ok, 1 errors found or the operation failed, 2 bad usage; a promise of it
+ * for `list --watch`, which runs until `io.signal` aborts.
  * @example process.exitCode = main(process.argv.slice(2), { stdout: …, stderr: …, cwd: process.cwd(), env: process.env })
  */
-export function main(argv: readonly string[], io: CliIo): number {
+export function main(argv: readonly string[], io: CliIo): number | Promise<number> {
   const red = paint(io.stderrIsTTY ?? false, io.env).red;
   // Known before parsing, so that a usage error under --json is JSON too.
   const json = argv.includes("--json");

@@ -4,13 +4,17 @@ import { explainCommand, listCommand, resourceCommand, showCommand } from "./com
 import type { CliIo, Invocation } from "./context.js";
 import { type CommandDoc, commandHelp, mainHelp } from "./help.js";
 import { validateCommand } from "./validate.js";
+import { watchListCommand } from "./watch.js";
 
 /** One command: how many arguments it takes, which of the command-specific options, its help and its run. */
 export interface Command extends CommandDoc {
   /** Positional arguments: [min, max]. */
   readonly arity: readonly [number, number];
-  /** Runs the command; returns the exit code, throws a SkillError, StartupError or CliError to fail. */
-  readonly run: (inv: Invocation, io: CliIo) => number;
+  /**
+   * Runs the command; returns the exit code (a promise of it for a command that runs until
+   * `io.signal` aborts, `list --watch`), throws a SkillError, StartupError or CliError to fail.
+   */
+  readonly run: (inv: Invocation, io: CliIo) => number | Promise<number>;
 }
 
 /** The long names of the options only some commands take; every other option applies to all. */
@@ -28,12 +32,18 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
       "One line per skill, sorted by name, cut to the terminal (or COLUMNS) unless --wide. When no root",
       "exists or no skill is found, stderr says which roots were searched.",
     ],
-    options: [["--wide", "never cut a line to the terminal width"]],
+    options: [
+      ["--wide", "never cut a line to the terminal width"],
+      [
+        "--watch",
+        "keep watching; print each change as it happens (--json: one object per line); Ctrl-C stops",
+      ],
+    ],
     examples: [
       [`list ${EX}`, "the example workspace's skills"],
       ["list --json --root skills", "the SkillInfo[] of one root, for a script"],
     ],
-    run: listCommand,
+    run: (inv, io) => (inv.watch ? watchListCommand(inv, io) : listCommand(inv, io)),
   },
   show: {
     arity: [1, 1],

@@ -125,11 +125,12 @@ export function showMessage(message: string, cwd: string): string {
 }
 
 /**
- * `value` as indented JSON. JSON.stringify escapes C0 controls but not DEL or C1 ones (U+0080–U+009F,
- * which some terminals obey), so those are escaped here too; the data is unchanged for a JSON reader.
+ * `value` as JSON, indented by `indent` spaces (0: one line). JSON.stringify escapes C0 controls but not
+ * DEL or C1 ones (U+0080–U+009F, which some terminals obey), so those are escaped here too; the data is
+ * unchanged for a JSON reader.
  */
-export function toJson(value: unknown): string {
-  return JSON.stringify(value, null, 2).replace(
+export function toJson(value: unknown, indent = 2): string {
+  return JSON.stringify(value, null, indent).replace(
     /[\x7f-\x9f]/g,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
   );
