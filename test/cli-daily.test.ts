@@ -56,7 +56,7 @@ describe("catalog", () => {
   test("--format and --budget are renderCatalog's; what was left out is counted on stderr", () => {
     const expected = renderCatalog(exampleSkills(), { format: "markdown", budget: 300 });
     expect(expected.omitted).toBe(2);
-    expect(bin(["catalog", "--format", "markdown", "--budget", "300", ...EXAMPLE])).toEqual({
+    expect(run(["catalog", "--format", "markdown", "--budget", "300", ...EXAMPLE])).toEqual({
       code: 0,
       out: `${expected.text}\n`,
       err: `${BROKEN_WARNING}note: 2 skills of 4 left out (over the budget, or a location that cannot be shown)\n`,
@@ -94,7 +94,7 @@ describe("catalog", () => {
 
 describe("roots, and where list looked", () => {
   test("roots: precedence order, scope, source and state with the skill count", () => {
-    expect(bin(["roots", ...EXAMPLE])).toEqual({
+    expect(run(["roots", ...EXAMPLE])).toEqual({
       code: 0,
       out: [
         "roots, lowest precedence first (the last root wins):",
@@ -349,7 +349,7 @@ describe("resource prints the approved path exactly, or refuses (issue 10, findi
   test("a path holding control characters is refused in text, naming the skill, and exact under --json", () => {
     const root = writeTree({ "s/SKILL.md": skill("s"), "s/..\u0001/x.txt": "x" });
     const rel = "..\u0001/x.txt";
-    const text = bin(["resource", "s", rel, "--root", root]);
+    const text = run(["resource", "s", rel, "--root", root]);
     expect(text).toEqual({
       code: 1,
       out: "",
