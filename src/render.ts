@@ -1,6 +1,7 @@
 // SkillInfo[] → the catalog text an agent puts in its prompt (xml, markdown or json), within a character budget.
 import { SkillError } from "./errors.js";
 import { cleanText, SHAPES, type Shape, unshowablePath } from "./escape.js";
+import { relevanceOrder } from "./search.js";
 import type { CatalogFormat, SkillInfo } from "./types.js";
 
 export type { CatalogFormat } from "./types.js";
@@ -23,6 +24,12 @@ export interface RenderCatalogOptions {
   budget?: number;
   /** Keeps only the skills for which it returns `true`, before any budgeting. @default every skill */
   filter?: (skill: SkillInfo) => boolean;
+  /**
+   * The request at hand: when the budget cannot hold every skill, those least relevant to it (see
+   * `searchSkills`) are left out first, after the user-scope rule. The order of the text is unchanged.
+   * @default no query: the order of the list decides
+   */
+  query?: string;
 }
 
 /** The text of a rendered catalog. Frozen. */
@@ -175,13 +182,15 @@ function checkInput(skills: unknown, options: RenderCatalogOptions): void {
     for (const key of ["name", "description", "path"])
       if (typeof s?.[key] !== "string") throw invalid(`skills[${i}].${key} must be a string`);
   });
-  const { format, budget, filter } = options;
+  const { format, budget, filter, query } = options;
   if (format !== undefined && !Object.hasOwn(SHAPES, format))
     throw invalid(`option "format" must be "xml", "markdown" or "json", got ${JSON.stringify(format)}`);
   if (budget !== undefined && !(Number.isSafeInteger(budget) && budget >= 0))
     throw invalid(`option "budget" must be a non-negative integer, got ${String(budget)}`);
   if (filter !== undefined && typeof filter !== "function")
     throw invalid(`option "filter" must be a function, got ${typeof filter}`);
+  if (query !== undefined && typeof query !== "string")
+    throw invalid(`option "query" must be a string, got ${typeof query}`);
 }
 
 /**
@@ -190,8 +199,8 @@ function checkInput(skills: unknown, options: RenderCatalogOptions): void {
  * for the format. A location is never rewritten: a skill whose path holds a control character is left
  * out and counted in `omitted`. Under a `budget`, the longest descriptions are shortened first, all to
  * the same length, ending in `…`, but never below {@link MIN_DESCRIPTION} characters; when the skills
- * still do not fit, the least important (user scope before workspace, then the later in the list) are
- * left out and counted in `omitted`.
+ * still do not fit, the least important (user scope before workspace, then the least relevant to
+ * `query` if given, else the later in the list) are left out and counted in `omitted`.
  * @throws {SkillError} `invalid_input` for a bad `skills` array or option, naming it and the value.
  * @example
  * const { text } = renderCatalog(skills.listSkills(), {
@@ -206,11 +215,15 @@ export function renderCatalog(
 ): RenderedCatalog {
   checkInput(skills, options);
   const shape = SHAPES[options.format ?? "xml"];
-  const { budget = Number.POSITIVE_INFINITY, filter } = options;
+  const { budget = Number.POSITIVE_INFINITY, filter, query } = options;
   const shown = filter === undefined ? skills : skills.filter((s) => filter(s));
-  const printable = shown.filter((s) => !unshowablePath(s.path));
   const costs = new Map<string, number>();
-  const entries = printable.map((s, index) => toEntry(s, index, shape, costs));
+  // With a query, an entry's index is its place by relevance, so "the later first" drops the least relevant first.
+  const place = query === undefined ? undefined : relevanceOrder(skills, shown, query);
+  const entries: Entry[] = [];
+  shown.forEach((s, index) => {
+    if (!unshowablePath(s.path)) entries.push(toEntry(s, place?.[index] ?? index, shape, costs));
+  });
   const kept = keepNames(shape, entries, budget);
   const cap = budget === Number.POSITIVE_INFINITY ? Number.POSITIVE_INFINITY : fairCap(shape, kept, budget);
   return Object.freeze({ text: render(shape, kept, cap), omitted: shown.length - kept.length });

@@ -73,6 +73,8 @@ export interface Invocation {
   readonly recursive: boolean;
   /** validate --target. */
   readonly target?: ValidationTarget;
+  /** --limit, for search. */
+  readonly limit?: number;
   /** --watch (list only). */
   readonly watch?: boolean;
 }

@@ -33,6 +33,7 @@ const OPTIONS = {
   budget: { type: "string" },
   recursive: { type: "boolean" },
   target: { type: "string" },
+  limit: { type: "string" },
   watch: { type: "boolean" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean" },
@@ -103,6 +104,14 @@ function parse(argv: readonly string[], io: CliIo): Invocation | { help: string 
   for (const key of ["workspace", "home"] as const) {
     if (values[key] === "") throw new UsageError(`--${key} needs a non-empty path`);
   }
+  const limit = values.limit === undefined ? undefined : Number(values.limit);
+  if (limit !== undefined && (command !== "search" || !(Number.isSafeInteger(limit) && limit > 0))) {
+    throw new UsageError(
+      command !== "search"
+        ? "--limit applies to search only"
+        : `--limit must be a positive integer, received ${JSON.stringify(values.limit)}`,
+    );
+  }
   const home = values.home === undefined ? undefined : resolveAgainst(values.home, io.cwd);
   // Tokens keep --root and --user-root in the order given: that order is their precedence.
   const roots: SkillRootInput[] = [];
@@ -135,6 +144,7 @@ function parse(argv: readonly string[], io: CliIo): Invocation | { help: string 
     ...(budget === undefined ? {} : { budget }),
     recursive: values.recursive ?? false,
     ...(target === undefined ? {} : { target: target as ValidationTarget }),
+    ...(limit === undefined ? {} : { limit }),
     watch: values.watch ?? false,
   };
 }

@@ -3,6 +3,7 @@ import { catalogCommand, rootsCommand } from "./catalog.js";
 import { explainCommand, listCommand, resourceCommand, showCommand } from "./commands.js";
 import type { CliIo, Invocation } from "./context.js";
 import { type CommandDoc, commandHelp, mainHelp } from "./help.js";
+import { searchCommand } from "./search.js";
 import { validateCommand } from "./validate.js";
 import { watchListCommand } from "./watch.js";
 
@@ -74,6 +75,18 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
     options: [],
     examples: [[`explain pdf ${EX}`, "which root's pdf wins"]],
     run: explainCommand,
+  },
+  search: {
+    arity: [1, 1],
+    args: "QUERY",
+    summary: "the skills that fit a request, best first, with scores",
+    details: [],
+    options: [
+      ["--limit N", "the most skills shown (default 10)"],
+      ["--wide", "never cut a line to the terminal width"],
+    ],
+    examples: [[`search "extract tables from a pdf" ${EX}`, "the best matches for a request"]],
+    run: searchCommand,
   },
   catalog: {
     arity: [0, 0],
