@@ -12,6 +12,7 @@ export {
 } from "./render.js";
 export { type SkillFrontmatter, skillFrontmatterSchema } from "./schema.js";
 export { type EmbeddingSearchOptions, type LexicalSearchOptions, searchSkills } from "./search.js";
+export { VALIDATION_TARGETS, type ValidationTarget } from "./targets.js";
 export type {
   AgentSkills,
   AgentSkillsOptions,

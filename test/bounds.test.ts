@@ -144,7 +144,10 @@ describe("finding 10: metadata is JSON data whatever the tags say", () => {
 
   test("validate reports no manifest-file problem for a tagged value", () => {
     const root = writeTree({ "x/SKILL.md": manifest("name: x\ndescription: d\nb: !!binary aGVsbG8=") });
-    expect(validateSkills([root], { onWarning: () => {} }).findings.map((f) => f.rule)).toEqual([]);
+    // `b` is no field of the specification or of a client: that warning, and no file problem.
+    expect(validateSkills([root], { onWarning: () => {} }).findings.map((f) => f.rule)).toEqual([
+      "unknown-field",
+    ]);
   });
 });
 

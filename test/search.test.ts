@@ -303,10 +303,13 @@ describe("fusion with an embedder", () => {
 describe("renderCatalog with a query", () => {
   const list = SHOP.listSkills();
   const shown = (text: string) => [...text.matchAll(/^- ([^:\s]+)/gm)].map((m) => m[1]);
-  /** The budget that holds the names and locations of exactly these skills. */
+  /**
+   * The budget that holds exactly these skills: their whole entries (a description is never cut below
+   * 60 characters, so a budget of names alone would hold none).
+   */
   const namesOnly = (keep: readonly string[]) =>
     renderCatalog(
-      list.filter((s) => keep.includes(s.name)).map((s) => ({ ...s, description: "" })),
+      list.filter((s) => keep.includes(s.name)),
       { format: "markdown" },
     ).text.length;
 
@@ -340,7 +343,7 @@ describe("renderCatalog with a query", () => {
       roots: [{ path: user, scope: "user" }, { path: workspace }],
     }).listSkills();
     const budget = renderCatalog(
-      both.filter((s) => s.name === "notes").map((s) => ({ ...s, description: "" })),
+      both.filter((s) => s.name === "notes"),
       { format: "markdown" },
     ).text.length;
     const { text } = renderCatalog(both, { format: "markdown", budget, query: "k8s cluster" });
