@@ -63,6 +63,28 @@ describe("catalog", () => {
     });
   });
 
+  test("--query keeps the skills most relevant to it when the budget cannot hold all", () => {
+    const query = "extract tables from pdf";
+    const ranked = renderCatalog(exampleSkills(), { format: "markdown", budget: 300, query });
+    // Without the query the budget keeps changelog and git-commit; with it, pdf takes git-commit's place.
+    expect(renderCatalog(exampleSkills(), { format: "markdown", budget: 300 }).text).toContain(
+      "- git-commit:",
+    );
+    expect(ranked.text).toContain("- pdf:");
+    expect(ranked.text).not.toContain("- git-commit:");
+    const args = ["catalog", "--format", "markdown", "--budget", "300", "--query", query];
+    expect(run([...args, ...EXAMPLE])).toEqual({
+      code: 0,
+      out: `${ranked.text}\n`,
+      err: `${BROKEN_WARNING}note: 2 skills of 4 left out (over the budget, or a location that cannot be shown)\n`,
+    });
+    expect(run(["list", "--query", "x", ...EXAMPLE])).toEqual({
+      code: 2,
+      out: "",
+      err: "error: --query is not an option of list\nusage: agent-skills <command> [args] [options]   (agent-skills help [command])\nRun agent-skills help for the commands and options.\n",
+    });
+  });
+
   test("--json gives { text, omitted }; an empty catalog prints nothing and says where it looked", () => {
     const { code, out } = run(["catalog", "--json", "--format", "json", ...EXAMPLE]);
     expect(code).toBe(0);

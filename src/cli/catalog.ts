@@ -102,13 +102,14 @@ export function rootsCommand(inv: Invocation, io: CliIo): number {
   return 0;
 }
 
-/** `catalog`: exactly `renderCatalog(listSkills(), { format, budget }).text` and a newline; `omitted` on stderr. */
+/** `catalog`: exactly `renderCatalog(listSkills(), { format, budget, query }).text` and a newline; `omitted` on stderr. */
 export function catalogCommand(inv: Invocation, io: CliIo): number {
   const skills = open(inv, io);
   const list = skills.listSkills();
   const { text, omitted } = renderCatalog(list, {
     format: inv.format,
     ...(inv.budget === undefined ? {} : { budget: inv.budget }),
+    ...(inv.query === undefined ? {} : { query: inv.query }),
   });
   if (inv.json) io.stdout(`${toJson({ text, omitted })}\n`);
   else if (text !== "") io.stdout(`${text}\n`);

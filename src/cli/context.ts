@@ -69,6 +69,8 @@ export interface Invocation {
   readonly format: CatalogFormat;
   /** catalog --budget. */
   readonly budget?: number;
+  /** catalog --query: over the budget, the skills most relevant to it are kept. */
+  readonly query?: string;
   /** validate --recursive. */
   readonly recursive: boolean;
   /** validate --target. */

@@ -19,7 +19,7 @@ export interface Command extends CommandDoc {
 }
 
 /** The long names of the options only some commands take; every other option applies to all. */
-export const COMMAND_OPTIONS = ["format", "budget", "recursive", "target", "wide"] as const;
+export const COMMAND_OPTIONS = ["format", "budget", "query", "recursive", "target", "wide"] as const;
 
 const EX = "--workspace examples/workspace --home examples/home";
 
@@ -93,16 +93,20 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
     args: "",
     summary: "the prompt block an agent shows the model (renderCatalog of the catalog)",
     details: [
-      "Prints renderCatalog(listSkills(), { format, budget }).text and a newline; when skills are left",
-      "out, stderr says how many. A description is never cut below 60 characters.",
+      "Prints renderCatalog(listSkills(), { format, budget, query }).text and a newline; when skills are",
+      "left out, stderr says how many. A description is never cut below 60 characters.",
     ],
     options: [
       ["--format xml|markdown|json", "the text's shape (default xml)"],
       ["--budget N", "at most N characters (UTF-16 code units)"],
+      ["--query TEXT", "over the budget, keep the skills most relevant to TEXT (see search)"],
     ],
     examples: [
       [`catalog ${EX}`, "the <available_skills> block"],
-      ["catalog --format markdown --budget 8000 --root skills", "a markdown list within 8,000 characters"],
+      [
+        'catalog --format markdown --budget 8000 --query "review a pull request" --root skills',
+        "a markdown list within 8,000 characters, the skills for that request kept first",
+      ],
     ],
     run: catalogCommand,
   },
