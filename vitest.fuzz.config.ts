@@ -2,6 +2,8 @@
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
+  // As in vitest.config.ts: the `.cts` sources (src/loadyaml.cts, src/loadzod.cts) are TypeScript too.
+  oxc: { include: /\.[cm]?tsx?$/ },
   test: {
     include: ["test/fuzz-*.test.ts"],
     setupFiles: ["test/helpers/silence.ts"],

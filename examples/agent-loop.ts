@@ -1,7 +1,9 @@
 // An agent loop with skills, end to end and offline. Progressive disclosure in three tiers: the catalog
 // (names and descriptions) goes into the system prompt; the model activates a skill by name through a
 // tool and gets its body and file list; it reads a file of that skill through a second tool, confined to
-// the skill's folder. A scripted stand-in plays the model, so nothing here calls a network or a model.
+// the skill's folder. When the store is larger than the prompt's budget, the catalog keeps the skills most
+// relevant to the request, and a third tool lets the model search for the others. A scripted stand-in
+// plays the model, so nothing here calls a network or a model.
 // `liveSession` keeps one instance for a whole session with `watch()`: a skill installed mid-session is
 // offered from the next request on, without a restart.
 //
@@ -64,7 +66,10 @@ export type Model = (
 /** Resource text beyond this is cut: a prompt is no place for a large file. */
 const MAX_RESOURCE_CHARS = 16_000;
 
-/** The two tools of progressive disclosure. `name` is constrained to the skills the catalog shows. */
+/**
+ * The tools of progressive disclosure: two take a `name` constrained to the skills offered; the third,
+ * `search_skills`, finds offered skills the catalog had no room for.
+ */
 export function skillTools(names: readonly string[]): ToolSpec[] {
   const name: StringParameter = {
     type: "string",
@@ -87,15 +92,37 @@ export function skillTools(names: readonly string[]): ToolSpec[] {
         additionalProperties: false,
       },
     },
+    {
+      name: "search_skills",
+      description:
+        "Find skills for a task when none in the catalog fits: returns up to five names with descriptions.",
+      parameters: {
+        type: "object",
+        properties: { query: { type: "string", description: "The task, in your own words." } },
+        required: ["query"],
+        additionalProperties: false,
+      },
+    },
   ];
 }
+
+/** Up to this many skills come back from search_skills. */
+const SEARCH_LIMIT = 5;
 
 /**
  * Run one tool call. A model can send anything, whatever the schema says, so the input is checked
  * here; every failure comes back as text for the model to read, never as an exception.
  */
 export function runTool(skills: AgentSkills, names: readonly string[], call: ToolCall): string {
-  const { name, path: rel } = call.input;
+  const { name, path: rel, query } = call.input;
+  if (call.tool === "search_skills") {
+    if (typeof query !== "string") return "error: query must be a string";
+    // Only skills offered to the model may come back: the others are not invocable by it.
+    const all = skills.search(query, { limit: Math.max(1, skills.listSkills().length) });
+    const found = all.filter((m) => names.includes(m.skill.name));
+    const lines = found.slice(0, SEARCH_LIMIT).map((m) => `- ${m.skill.name}: ${m.skill.description}`);
+    return lines.length === 0 ? "no skill fits this request" : lines.join("\n");
+  }
   if (typeof name !== "string" || !names.includes(name))
     return `error: unknown skill ${JSON.stringify(name)}`;
   if (call.tool === "activate_skill") {
@@ -163,7 +190,8 @@ export function runAgentLoop(options: AgentLoopOptions): Message[] {
     options.skills ?? createAgentSkills({ roots: clarvisSkillRoots({ workspace, home }), workspace });
   // Skills that ask not to be invoked by the model stay out of both the catalog and the tool's enum.
   const offered = skills.listSkills().filter((s) => s.metadata["disable-model-invocation"] !== true);
-  const { text: catalog } = renderCatalog(offered, { format: "xml", budget: 8_000 });
+  // With the request as query, a budget too small for every skill keeps the ones that fit it.
+  const { text: catalog } = renderCatalog(offered, { format: "xml", budget: 8_000, query: request });
   const names = offered.map((s) => s.name);
   const tools = skillTools(names);
   const messages: Message[] = [

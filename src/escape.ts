@@ -35,7 +35,8 @@ const mdName = (s: string) =>
     .replace(/^(\d+)([.)])/, "$1\\$2");
 // A path is copied into a file read, so it goes in a code span, verbatim: a backslash-escaped path is another path.
 function mdCode(s: string): string {
-  const longest = Math.max(0, ...(s.match(/`+/g) ?? []).map((run) => run.length));
+  let longest = 0;
+  for (const run of s.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
   const fence = "`".repeat(longest + 1);
   const pad = /^[` ]|[` ]$/.test(s) ? " " : "";
   return `${fence}${pad}${s}${pad}${fence}`;
@@ -75,16 +76,20 @@ export const SHAPES: Record<CatalogFormat, Shape> = {
   },
 };
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: stripping control characters is the point.
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
+const CONTROL_TEST = /[\u0000-\u001f\u007f-\u009f]/;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: as above, minus the white space that `\s` folds.
 const CONTROL_BUT_SPACE = /[\u0000-\u0008\u000e-\u001f\u007f-\u009f]/g;
 
 // A lone surrogate cannot be written in UTF-8 (nor in XML): it becomes U+FFFD, as a UTF-8 encoder would make it.
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
-/** A path keeps its spaces (they are part of it); only control characters go. */
-export const cleanPath = (s: string) => s.replace(CONTROL, "").replace(LONE_SURROGATE, "\ufffd");
+/**
+ * Whether a path holds a control character or a lone surrogate: neither can be written into a catalog
+ * without rewriting the path, and a rewritten path names another file, so such a path is not shown.
+ */
+export const unshowablePath = (s: string) =>
+  CONTROL_TEST.test(s) || new RegExp(LONE_SURROGATE.source).test(s);
 /** Names and descriptions also become one line: white space runs become one space. */
 export const cleanText = (s: string) =>
   s.replace(CONTROL_BUT_SPACE, "").replace(LONE_SURROGATE, "\ufffd").replace(/\s+/g, " ").trim();

@@ -1,4 +1,5 @@
 // Validation findings: their shape, the severity and fix hint of each rule, and the report that counts them.
+import { TARGET_RULES } from "./targets.js";
 
 /** How bad a finding is: an `error` fails validation, a `warning` only under `--strict`. */
 export type FindingSeverity = "error" | "warning";
@@ -21,6 +22,8 @@ export interface ValidationFinding {
   readonly message: string;
   /** One line on how to fix it. */
   readonly hint: string;
+  /** The text of the offending line, for a YAML finding with a line (shown with a caret under `column`). */
+  readonly excerpt?: string;
 }
 
 /** How often one rule was broken. */
@@ -70,6 +73,8 @@ const ERRORS: ReadonlySet<string> = new Set([
   "duplicate_skill",
   "unreadable",
   "root_unreadable",
+  "no-manifest",
+  ...TARGET_RULES,
 ]);
 
 const HINTS: Readonly<Record<string, string>> = {
@@ -90,6 +95,7 @@ const HINTS: Readonly<Record<string, string>> = {
   root_unreadable: "make it readable by the user that runs the agent",
   root_not_directory: "give a directory that holds skill directories",
   duplicate_skill: "rename one of the two skills, or remove the copy",
+  "walk-incomplete": "give a narrower PATH, or make the folder readable",
 };
 
 /** Hints for a schema failure, by the frontmatter key concerned. */
@@ -112,6 +118,7 @@ export function finish(d: Draft): ValidationFinding {
     ...(d.skill === undefined ? {} : { skill: d.skill }),
     message: d.message,
     hint: d.hint ?? HINTS[d.rule] ?? "",
+    ...(d.excerpt === undefined ? {} : { excerpt: d.excerpt }),
   });
 }
 

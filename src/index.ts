@@ -11,15 +11,20 @@ export {
   renderCatalog,
 } from "./render.js";
 export { type SkillFrontmatter, skillFrontmatterSchema } from "./schema.js";
+export { type EmbeddingSearchOptions, type LexicalSearchOptions, searchSkills } from "./search.js";
+export { VALIDATION_TARGETS, type ValidationTarget } from "./targets.js";
 export type {
   AgentSkills,
   AgentSkillsOptions,
   CandidateVerdict,
+  EmbedFunction,
   RefreshResult,
+  SearchOptions,
   SkillCandidate,
   SkillConfig,
   SkillContent,
   SkillInfo,
+  SkillMatch,
   SkillRoot,
   SkillRootInput,
   SkillScope,

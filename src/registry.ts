@@ -16,14 +16,19 @@ import {
   scanAsync,
   scanSync,
 } from "./scan.js";
+import { resolveSearch, searchIndex } from "./search.js";
+import { buildIndex, type SearchIndex } from "./searchindex.js";
 import type {
   AgentSkills,
   AgentSkillsOptions,
+  EmbedFunction,
   RefreshResult,
+  SearchOptions,
   SkillCandidate,
   SkillConfig,
   SkillContent,
   SkillInfo,
+  SkillMatch,
   SkillWarning,
   SkillWatcher,
   WarnSink,
@@ -84,6 +89,8 @@ class Registry implements AgentSkills {
   #snapshot: Snapshot = EMPTY;
   #generation = 0;
   #asyncQueue: Promise<unknown> = Promise.resolve();
+  /** The search index and the catalog it was built from; rebuilt lazily when the catalog changes. */
+  #indexed: { readonly list: readonly SkillInfo[]; readonly index: SearchIndex } | undefined;
   /** True while this instance's warnings are being handed to a sink: a refresh from there is refused. */
   #emitting = false;
 
@@ -96,6 +103,7 @@ class Registry implements AgentSkills {
     this.loadSkill = this.loadSkill.bind(this);
     this.resourcePath = this.resourcePath.bind(this);
     this.explain = this.explain.bind(this);
+    this.search = this.search.bind(this);
     this.refresh = this.refresh.bind(this);
     this.refreshAsync = this.refreshAsync.bind(this);
     this.watch = this.watch.bind(this);
@@ -162,6 +170,27 @@ class Registry implements AgentSkills {
 
   explain(name: string): readonly SkillCandidate[] {
     return this.#snapshot.candidates.get(name) ?? [];
+  }
+
+  search(query: string, options?: SearchOptions & { embed?: undefined }): readonly SkillMatch[];
+  search(query: string, options: SearchOptions & { embed: EmbedFunction }): Promise<readonly SkillMatch[]>;
+  search(query: string, options?: SearchOptions): readonly SkillMatch[] | Promise<readonly SkillMatch[]>;
+  search(query: string, options: SearchOptions = {}): readonly SkillMatch[] | Promise<readonly SkillMatch[]> {
+    const resolved = resolveSearch(query, options);
+    return searchIndex(this.#searchIndex(), query, resolved);
+  }
+
+  /** The index of the current catalog. The previous index lends the analyses of skills whose entry key is unchanged. */
+  #searchIndex(): SearchIndex {
+    const { list, skills } = this.#snapshot;
+    if (this.#indexed?.list !== list) {
+      const inputs = list.map((skill) => {
+        const entry = skills.get(skill.name) as CatalogEntry;
+        return { skill, key: entry.key, body: () => bodyText(entry.body) };
+      });
+      this.#indexed = { list, index: buildIndex(inputs, this.#indexed?.index) };
+    }
+    return this.#indexed.index;
   }
 
   refresh(): RefreshResult {

@@ -1,6 +1,7 @@
 // SkillInfo[] → the catalog text an agent puts in its prompt (xml, markdown or json), within a character budget.
 import { SkillError } from "./errors.js";
-import { cleanPath, cleanText, SHAPES, type Shape } from "./escape.js";
+import { cleanText, SHAPES, type Shape, unshowablePath } from "./escape.js";
+import { relevanceOrder } from "./search.js";
 import type { CatalogFormat, SkillInfo } from "./types.js";
 
 export type { CatalogFormat } from "./types.js";
@@ -16,23 +17,40 @@ export interface RenderCatalogOptions {
   format?: CatalogFormat;
   /**
    * The most characters (UTF-16 code units, as `text.length` counts them) the text may take, a
-   * non-negative integer. Descriptions are shortened first; skills are left out only when their names
-   * and locations alone do not fit. @default no limit
+   * non-negative integer. Descriptions are shortened first, but never below their first
+   * {@link MIN_DESCRIPTION} characters; when the skills still do not fit, the least important are
+   * left out. @default no limit
    */
   budget?: number;
   /** Keeps only the skills for which it returns `true`, before any budgeting. @default every skill */
   filter?: (skill: SkillInfo) => boolean;
+  /**
+   * The request at hand: when the budget cannot hold every skill, those least relevant to it (see
+   * `searchSkills`) are left out first, after the user-scope rule. The order of the text is unchanged.
+   * @default no query: the order of the list decides
+   */
+  query?: string;
 }
 
 /** The text of a rendered catalog. Frozen. */
 export interface RenderedCatalog {
   /** The catalog, without a trailing newline; `""` when no skill is left to show. */
   readonly text: string;
-  /** How many skills (of those the filter kept) were left out because even their names did not fit the budget. */
+  /**
+   * How many skills (of those the filter kept) were left out: those that did not fit the budget even
+   * with shortened descriptions, and those whose location holds a control character (a path is never
+   * rewritten, and a cleaned path would name another file).
+   */
   readonly omitted: number;
 }
 
 const ELLIPSIS = "…";
+
+/**
+ * A description is never shortened below this many characters (code points) of its text: the model
+ * chooses skills by their descriptions, and a few letters tell it less than leaving the skill out.
+ */
+export const MIN_DESCRIPTION = 60;
 
 interface Entry {
   readonly index: number;
@@ -49,7 +67,7 @@ interface Entry {
 
 function toEntry(skill: SkillInfo, index: number, shape: Shape, costs: Map<string, number>): Entry {
   const name = shape.name(cleanText(skill.name));
-  const location = shape.location(cleanPath(skill.path));
+  const location = shape.location(skill.path);
   const points = Array.from(cleanText(skill.description));
   const cut = [0];
   for (const p of points) {
@@ -73,16 +91,25 @@ function toEntry(skill: SkillInfo, index: number, shape: Shape, costs: Map<strin
 function shorten(e: Entry, cap: number): { keep: number; ellipsis: boolean } {
   const whole = e.points.length;
   if ((e.cut[whole] ?? 0) <= cap) return { keep: whole, ellipsis: false };
-  if (cap < ELLIPSIS.length) return { keep: 0, ellipsis: false };
-  let low = 0; // the largest k with cut[k] <= cap - 1, by bisection
+  if (whole <= MIN_DESCRIPTION) return { keep: whole, ellipsis: false };
+  const floor = trimmed(e, MIN_DESCRIPTION);
+  // A cut that saves nothing (a 61-character description) would only lose text.
+  if ((e.cut[whole] ?? 0) <= (e.cut[floor.keep] ?? 0) + ELLIPSIS.length)
+    return { keep: whole, ellipsis: false };
+  if ((e.cut[MIN_DESCRIPTION] ?? 0) > cap - ELLIPSIS.length) return floor;
+  let low = MIN_DESCRIPTION; // the largest k with cut[k] <= cap - 1, by bisection
   let high = whole;
   while (low < high) {
     const mid = Math.ceil((low + high) / 2);
     if ((e.cut[mid] ?? 0) <= cap - ELLIPSIS.length) low = mid;
     else high = mid - 1;
   }
-  // White space was folded to single spaces, so at most one trails the cut.
-  return { keep: e.points[low - 1] === " " ? low - 1 : low, ellipsis: true };
+  return trimmed(e, low);
+}
+
+/** The first `keep` code points and `…`; white space was folded to single spaces, so at most one trails the cut. */
+function trimmed(e: Entry, keep: number): { keep: number; ellipsis: boolean } {
+  return { keep: e.points[keep - 1] === " " ? keep - 1 : keep, ellipsis: true };
 }
 
 function entryLength(e: Entry, cap: number): number {
@@ -90,6 +117,9 @@ function entryLength(e: Entry, cap: number): number {
   const length = (e.cut[keep] ?? 0) + (ellipsis ? ELLIPSIS.length : 0);
   return length === 0 ? e.bare : e.framed + length;
 }
+
+/** Each entry's length at cap 0: its description at the floor. What `keepNames` must fit. */
+const floorLength = (e: Entry): number => entryLength(e, 0);
 
 function render(shape: Shape, entries: readonly Entry[], cap: number): string {
   if (entries.length === 0) return "";
@@ -116,14 +146,14 @@ function leastImportantFirst(entries: readonly Entry[]): Entry[] {
   return [...entries].sort((a, b) => (a.user === b.user ? b.index - a.index : a.user ? -1 : 1));
 }
 
-/** The entries whose names and locations fit `budget`, dropping the least important first. */
+/** The entries that fit `budget` with every description at its floor, dropping the least important first. */
 function keepNames(shape: Shape, entries: readonly Entry[], budget: number): Entry[] {
   const dropped = new Set<number>();
   let total = renderedLength(shape, entries, 0);
   for (const e of leastImportantFirst(entries)) {
     if (total <= budget) break;
     dropped.add(e.index);
-    total = dropped.size === entries.length ? 0 : total - e.bare - shape.separator.length;
+    total = dropped.size === entries.length ? 0 : total - floorLength(e) - shape.separator.length;
   }
   return entries.filter((e) => !dropped.has(e.index));
 }
@@ -131,7 +161,9 @@ function keepNames(shape: Shape, entries: readonly Entry[], budget: number): Ent
 /** The largest description cap whose text fits `budget`; `0` always fits once `keepNames` has run. */
 function fairCap(shape: Shape, entries: readonly Entry[], budget: number): number {
   let low = 0;
-  let high = Math.max(0, ...entries.map((e) => e.cut.at(-1) ?? 0));
+  // A loop, not Math.max(...): a spread of 130,000 arguments overflows the stack.
+  let high = 0;
+  for (const e of entries) high = Math.max(high, e.cut.at(-1) ?? 0);
   while (low < high) {
     const mid = Math.ceil((low + high) / 2);
     if (renderedLength(shape, entries, mid) <= budget) low = mid;
@@ -150,21 +182,25 @@ function checkInput(skills: unknown, options: RenderCatalogOptions): void {
     for (const key of ["name", "description", "path"])
       if (typeof s?.[key] !== "string") throw invalid(`skills[${i}].${key} must be a string`);
   });
-  const { format, budget, filter } = options;
+  const { format, budget, filter, query } = options;
   if (format !== undefined && !Object.hasOwn(SHAPES, format))
     throw invalid(`option "format" must be "xml", "markdown" or "json", got ${JSON.stringify(format)}`);
   if (budget !== undefined && !(Number.isSafeInteger(budget) && budget >= 0))
     throw invalid(`option "budget" must be a non-negative integer, got ${String(budget)}`);
   if (filter !== undefined && typeof filter !== "function")
     throw invalid(`option "filter" must be a function, got ${typeof filter}`);
+  if (query !== undefined && typeof query !== "string")
+    throw invalid(`option "query" must be a string, got ${typeof query}`);
 }
 
 /**
  * Render a catalog as the text an agent puts in its prompt. Pure: no I/O, the same input gives the same text.
- * Every field has control characters stripped and is escaped for the format; names and descriptions
- * become one line. Under a `budget`, the longest descriptions are shortened first, all to the same
- * length, ending in `…`; when even the names and locations do not fit, the least important skills
- * (user scope before workspace, then the later in the list) are left out and counted in `omitted`.
+ * Names and descriptions have control characters stripped and become one line; every field is escaped
+ * for the format. A location is never rewritten: a skill whose path holds a control character is left
+ * out and counted in `omitted`. Under a `budget`, the longest descriptions are shortened first, all to
+ * the same length, ending in `…`, but never below {@link MIN_DESCRIPTION} characters; when the skills
+ * still do not fit, the least important (user scope before workspace, then the least relevant to
+ * `query` if given, else the later in the list) are left out and counted in `omitted`.
  * @throws {SkillError} `invalid_input` for a bad `skills` array or option, naming it and the value.
  * @example
  * const { text } = renderCatalog(skills.listSkills(), {
@@ -179,11 +215,16 @@ export function renderCatalog(
 ): RenderedCatalog {
   checkInput(skills, options);
   const shape = SHAPES[options.format ?? "xml"];
-  const { budget = Number.POSITIVE_INFINITY, filter } = options;
+  const { budget = Number.POSITIVE_INFINITY, filter, query } = options;
   const shown = filter === undefined ? skills : skills.filter((s) => filter(s));
   const costs = new Map<string, number>();
-  const entries = shown.map((s, index) => toEntry(s, index, shape, costs));
+  // With a query, an entry's index is its place by relevance, so "the later first" drops the least relevant first.
+  const place = query === undefined ? undefined : relevanceOrder(skills, shown, query);
+  const entries: Entry[] = [];
+  shown.forEach((s, index) => {
+    if (!unshowablePath(s.path)) entries.push(toEntry(s, place?.[index] ?? index, shape, costs));
+  });
   const kept = keepNames(shape, entries, budget);
   const cap = budget === Number.POSITIVE_INFINITY ? Number.POSITIVE_INFINITY : fairCap(shape, kept, budget);
-  return Object.freeze({ text: render(shape, kept, cap), omitted: entries.length - kept.length });
+  return Object.freeze({ text: render(shape, kept, cap), omitted: shown.length - kept.length });
 }

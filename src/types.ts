@@ -193,6 +193,15 @@ export interface AgentSkills {
   /** The same as {@link AgentSkills.refresh}, without blocking the event loop. */
   refreshAsync(): Promise<RefreshResult>;
   /**
+   * The skills that fit a request, best first (see {@link SearchOptions} and README "Search"). The index
+   * is built on the first search of a snapshot; after a refresh only the skills that changed are analysed again.
+   * Synchronous without `embed`; a Promise with it.
+   * @throws {SkillError} `invalid_input` for a query that is not a string or a bad option.
+   */
+  search(query: string, options?: SearchOptions & { embed?: undefined }): readonly SkillMatch[];
+  search(query: string, options: SearchOptions & { embed: EmbedFunction }): Promise<readonly SkillMatch[]>;
+  search(query: string, options?: SearchOptions): readonly SkillMatch[] | Promise<readonly SkillMatch[]>;
+  /**
    * Keep this instance current: watch the roots and skill directories and run `refreshAsync` when
    * they change. See the README's "Live skills".
    * @throws {StartupError} for unusable options.
@@ -205,6 +214,43 @@ export interface AgentSkills {
   watch(options?: WatchOptions): SkillWatcher;
   /** Warnings of the last successful scan, in the order they were produced. */
   readonly warnings: readonly SkillWarning[];
+}
+
+/** One result of a search: a catalog entry and how well it fits the request. Frozen. */
+export interface SkillMatch {
+  /** The catalog entry. */
+  readonly skill: SkillInfo;
+  /**
+   * Higher is better. Lexical only: the BM25F score scaled to [0, 1) (see README "Search").
+   * With `embed`: the reciprocal-rank-fusion score of the two rankings.
+   */
+  readonly score: number;
+}
+
+/**
+ * Turns texts into vectors, one per text, all of the same length (any embedding model). The library
+ * ships none and opens no socket: the caller brings it.
+ */
+export type EmbedFunction = (texts: string[]) => Promise<number[][]>;
+
+/** Options of `search` and `searchSkills`. */
+export interface SearchOptions {
+  /** The most matches returned, a positive integer. @default 10 */
+  limit?: number;
+  /**
+   * The relevance floor, in [0, 1]: when the best lexical match scores below it, no skill serves the
+   * request and the lexical result is `[]`; otherwise matches are kept down to a quarter of it.
+   * `0` keeps every skill that shares a word with the request. A skill named exactly as the query is
+   * always returned. @default 0.1
+   */
+  floor?: number;
+  /**
+   * Adds a dense ranking, fused with the lexical one by reciprocal rank fusion; the search then
+   * returns a Promise. Skill vectors are computed once per catalog and embed function.
+   */
+  embed?: EmbedFunction;
+  /** With `embed`: the least cosine similarity for a skill to enter on the dense side alone. @default 0.5 */
+  minSimilarity?: number;
 }
 
 /** Options of `AgentSkills.watch`. */

@@ -1,15 +1,17 @@
-// Paths → a validation report: manifest errors, discovery warnings and the agentskills.io rules of every skill found.
+// Paths → a validation report: manifest errors, discovery warnings, the agentskills.io rules and a --target client's rules of every skill found.
 import * as path from "node:path";
 import { resolveConfig } from "./config.js";
 import { StartupError } from "./errors.js";
 import { type Draft, finish, report, SCHEMA_HINTS, type ValidationReport } from "./findings.js";
-import { fsCode, readdirSync, readManifest, runSync, statSync } from "./fsx.js";
+import { fsCode, readManifest, runSync } from "./fsx.js";
 import { decodeUtf8, splitManifest } from "./manifest.js";
 import { merge } from "./merge.js";
 import { checkFormatRules } from "./rules.js";
 import { type Candidate, inspectSync, scanSync } from "./scan.js";
-import { keyLine, type ManifestFailure, parseManifest } from "./skill.js";
+import { type ManifestFailure, parseManifest } from "./skill.js";
+import { checkClientRules, VALIDATION_TARGETS, type ValidationTarget } from "./targets.js";
 import type { SkillConfig, SkillRoot, SkillWarning, WarnSink } from "./types.js";
+import { classify, findSkillDirs, nothingChecked } from "./walk.js";
 import { emit } from "./warnings.js";
 
 /** Options of {@link validateSkills}. */
@@ -31,6 +33,32 @@ export interface ValidateOptions {
    * global warn sink. @default the global sink (stderr unless set)
    */
   onWarning?: WarnSink;
+  /**
+   * Find manifests at any depth below each path (up to 32 folders deep, skipping `node_modules` and
+   * `.git`, each real folder read once), each checked as a skill of its parent directory. A skill
+   * directory's subfolders are not searched. @default false
+   */
+  recursive?: boolean;
+  /**
+   * Also check the rules this client is documented (or coded) to enforce: `agentskills` (only the
+   * specification's fields), `claude` (reserved words, XML tags), `codex` (file name, short
+   * description). Its rules are errors. @default none
+   */
+  target?: ValidationTarget;
+}
+
+/** Validation's own settings, next to the resolved discovery config. */
+interface Check {
+  readonly config: SkillConfig;
+  readonly target: ValidationTarget | undefined;
+  readonly checked: Set<string>;
+  /** The discovery warnings behind the findings, emitted once at the end as a scan would. */
+  readonly seen: SkillWarning[];
+}
+
+/** Push without spreading: `push(...xs)` throws RangeError once `xs` holds ~120,000 items. */
+function append<T>(to: T[], items: readonly T[]): void {
+  for (const item of items) to.push(item);
 }
 
 const PROBLEM_RULES: Readonly<Record<ManifestFailure["problem"], string>> = {
@@ -58,7 +86,7 @@ const at = (line?: number, column?: number) => ({
   ...(column === undefined ? {} : { column }),
 });
 
-/** The manifest's bytes and frontmatter text, read again only when a finding needs a line number. */
+/** The manifest's bytes and frontmatter text, read again only when a finding needs a line number or excerpt. */
 function reread(file: string, follow: boolean): { bytes: Uint8Array; frontmatter: string } | undefined {
   try {
     const read = runSync(readManifest(file, !follow));
@@ -74,24 +102,53 @@ function reread(file: string, follow: boolean): { bytes: Uint8Array; frontmatter
   }
 }
 
-function candidateFindings(c: Candidate, follow: boolean): Draft[] {
+/**
+ * The file line of each top-level key written in `frontmatter` (first occurrence), built once per
+ * manifest: a skill with a thousand unknown keys must not rescan its text once per finding.
+ */
+function keyLines(frontmatter: string): Map<string, number> {
+  const map = new Map<string, number>();
+  frontmatter.split("\n").forEach((text, i) => {
+    const colon = text.indexOf(":");
+    if (colon <= 0 || text.startsWith(" ") || text.startsWith("\t")) return;
+    const raw = text.slice(0, colon);
+    const key = /^(["']).*\1$/.test(raw) ? raw.slice(1, -1) : raw;
+    if (!map.has(key)) map.set(key, i + 2);
+  });
+  return map;
+}
+
+/** The text of file line `line`, to show under a YAML finding. */
+function excerpt(file: { bytes: Uint8Array } | undefined, line: number | undefined): { excerpt?: string } {
+  const text =
+    line === undefined || file === undefined ? undefined : decodeUtf8(file.bytes)?.split("\n")[line - 1];
+  return text === undefined ? {} : { excerpt: text.replace(/\r$/, "") };
+}
+
+function candidateFindings(c: Candidate, check: Check): Draft[] {
   const { outcome } = c;
+  const follow = check.config.followSymlinks;
   if (!outcome.ok) {
     const hint = outcome.key === undefined ? undefined : SCHEMA_HINTS[outcome.key];
     // Some stage messages read as a predicate of the file ("is not valid UTF-8"): give them their subject.
     const message = /^(?:is|does|has|cannot) /.test(outcome.message)
       ? `${path.basename(c.path)} ${outcome.message}`
       : outcome.message;
+    const yaml = outcome.problem === "yaml" ? reread(c.path, follow) : undefined;
     return [
       {
         ...draft(PROBLEM_RULES[outcome.problem], c.path, message),
         ...at(outcome.line, outcome.column),
+        ...excerpt(yaml, outcome.line),
         ...(hint === undefined ? {} : { hint }),
       },
     ];
   }
   const out: Draft[] = [];
-  const broken = checkFormatRules(outcome.fields.metadata, c.dirName);
+  const broken = [
+    ...checkFormatRules(outcome.fields.metadata, c.dirName),
+    ...checkClientRules(outcome.fields.metadata, c.path, check.target),
+  ];
   const text = broken.length > 0 || outcome.repaired ? reread(c.path, follow) : undefined;
   for (const w of c.warnings) {
     // name-matches-dir below says the same, with a hint.
@@ -101,40 +158,24 @@ function candidateFindings(c: Candidate, follow: boolean): Draft[] {
     if (original === undefined || original.ok || original.line === undefined) out.push(fromWarning(w));
     else {
       const message = `frontmatter is not valid YAML (${original.message}); it loads only after quoting values that contain ": "`;
-      out.push({ ...fromWarning(w), message, ...at(original.line, original.column) });
+      out.push({
+        ...fromWarning(w),
+        message,
+        ...at(original.line, original.column),
+        ...excerpt(text, original.line),
+      });
     }
   }
+  const lines = text === undefined ? undefined : keyLines(text.frontmatter);
   for (const f of broken) {
-    const line = text === undefined ? undefined : keyLine(text.frontmatter, f.key);
+    const line = lines?.get(f.key);
     out.push({ ...draft(f.rule, c.path, f.message), skill: outcome.fields.name, hint: f.hint, ...at(line) });
   }
   return out;
 }
 
-/** What a path given to validate is: a root, a skill directory, or a finding that ends its check. */
-function classify(p: string): { kind: "root" | "skill"; dir: string } | Draft {
-  try {
-    const st = statSync(p);
-    if (st === undefined) return draft("path-missing", p, "does not exist");
-    if (st.isFile()) {
-      if (path.basename(p).toLowerCase() === "skill.md") return { kind: "skill", dir: path.dirname(p) };
-      return draft("not-a-skill", p, "is a file but not a SKILL.md; skipped");
-    }
-    if (!st.isDirectory()) return draft("not-a-skill", p, "is not a file or a directory; skipped");
-    const holdsManifest = readdirSync(p).some((e) => e.name.toLowerCase() === "skill.md");
-    return { kind: holdsManifest ? "skill" : "root", dir: p };
-  } catch (e) {
-    return draft("unreadable", p, `cannot be read (${fsCode(e)})`);
-  }
-}
-
-function checkRoot(
-  config: SkillConfig,
-  root: SkillRoot,
-  reportEmpty: boolean,
-  checked: Set<string>,
-  seen: SkillWarning[],
-): Draft[] {
+function checkRoot(check: Check, root: SkillRoot, reportEmpty: boolean): Draft[] {
+  const { config, checked } = check;
   const one: SkillConfig = { ...config, roots: [root] };
   const items = scanSync(one).roots[0] ?? [];
   const out: Draft[] = [];
@@ -142,12 +183,12 @@ function checkRoot(
     if (item.kind === "warning") out.push(fromWarning(item.warning));
     else {
       checked.add(item.path);
-      out.push(...candidateFindings(item, config.followSymlinks));
+      append(out, candidateFindings(item, check));
     }
   }
   // In-root duplicates are decided by the same merge discovery uses, which also gives the scan's warnings.
   const merged = merge(one, [items]);
-  for (const w of merged.warnings) seen.push(w);
+  for (const w of merged.warnings) check.seen.push(w);
   for (const list of merged.candidates.values()) {
     for (const c of list) {
       if (c.verdict !== "duplicate") continue;
@@ -160,13 +201,21 @@ function checkRoot(
   return out;
 }
 
-function checkSkill(config: SkillConfig, dir: string, checked: Set<string>, seen: SkillWarning[]): Draft[] {
-  const item = inspectSync(config, dir);
+function checkSkill(check: Check, dir: string): Draft[] {
+  const item = inspectSync(check.config, dir);
   if (item === undefined) return [draft("not-a-skill", dir, "holds no SKILL.md; skipped")];
-  for (const w of merge(config, [[item]]).warnings) seen.push(w);
+  for (const w of merge(check.config, [[item]]).warnings) check.seen.push(w);
   if (item.kind === "warning") return [fromWarning(item.warning)];
-  checked.add(item.path);
-  return candidateFindings(item, config.followSymlinks);
+  check.checked.add(item.path);
+  return candidateFindings(item, check);
+}
+
+/** `--recursive`: every skill directory at any depth below `dir`, each checked as a skill. */
+function checkTree(check: Check, dir: string): Draft[] {
+  const walk = findSkillDirs(dir, check.config.followSymlinks);
+  const out = walk.problems.map((p) => draft("walk-incomplete", p.path, p.message));
+  for (const skill of walk.skills) append(out, checkSkill(check, skill));
+  return out;
 }
 
 /**
@@ -184,17 +233,30 @@ export function validateSkills(paths: readonly string[], options: ValidateOption
     const received = Array.isArray(paths) ? "an empty array" : typeof paths;
     throw new StartupError(`validateSkills expects a non-empty array of paths, received ${received}`);
   }
-  const { asRoots = false, onWarning } = options;
-  const config = resolveConfig({ ...options, roots: paths.map((p) => ({ path: p })) });
-  const drafts: Draft[] = [];
-  const checked = new Set<string>();
-  const seen: SkillWarning[] = [];
-  for (const root of config.roots) {
-    const target = asRoots ? { kind: "root" as const, dir: root.path } : classify(root.path);
-    if (!("kind" in target)) drafts.push(target);
-    else if (target.kind === "root") drafts.push(...checkRoot(config, root, !asRoots, checked, seen));
-    else drafts.push(...checkSkill(config, target.dir, checked, seen));
+  const { asRoots = false, recursive = false, target, ...rest } = options;
+  if (target !== undefined && !(VALIDATION_TARGETS as readonly unknown[]).includes(target)) {
+    throw new StartupError(
+      `option "target" must be ${VALIDATION_TARGETS.map((t) => JSON.stringify(t)).join(", ")} or undefined, received ${JSON.stringify(target)}`,
+    );
   }
-  emit(seen, onWarning);
-  return report(drafts.map(finish), checked);
+  const config = resolveConfig({ ...rest, roots: paths.map((p) => ({ path: p })) });
+  const check: Check = { config, target, checked: new Set(), seen: [] };
+  let drafts: Draft[] = [];
+  for (const root of config.roots) {
+    const found = asRoots ? { kind: "root" as const, dir: root.path } : classify(root.path);
+    if (!("kind" in found)) drafts.push(found);
+    else if (recursive && found.kind === "root") append(drafts, checkTree(check, found.dir));
+    else if (found.kind === "root") append(drafts, checkRoot(check, root, !asRoots));
+    else append(drafts, checkSkill(check, found.dir));
+  }
+  if (check.checked.size === 0) {
+    // The per-root "holds no skill directory" warnings say less than the error that replaces them.
+    drafts = drafts.filter((d) => d.rule !== "no-skills");
+    for (const root of config.roots) {
+      const nothing = nothingChecked(root.path, drafts, recursive);
+      if (nothing !== undefined) drafts.push(nothing);
+    }
+  }
+  emit(check.seen, options.onWarning);
+  return report(drafts.map(finish), check.checked);
 }

@@ -48,6 +48,16 @@ describe("finding 1: aliases are counted before yaml composes the text", () => {
     });
   });
 
+  test("an anchor defined twice: each alias weighs what it stands for, the definition before it", () => {
+    // Weighed against the later, long definition, the aliases in b would pass the expansion limit.
+    const long = "w".repeat(MAX_EXPANDED_WEIGHT / 16);
+    const refs = Array.from({ length: MAX_ALIASES - 1 }, () => "*x").join(", ");
+    const { s, messages } = scan(`name: x\ndescription: d\na: &x s\nb: [${refs}]\nc: &x ${long}\nd: *x`);
+    expect(messages).toEqual([]);
+    expect(s.getSkill("x")?.metadata.b).toEqual(Array.from({ length: MAX_ALIASES - 1 }, () => "s"));
+    expect(s.getSkill("x")?.metadata.d).toBe(long);
+  });
+
   test("frontmatter the fast path declines is refused past the full parser's length limit", () => {
     // A tag makes the fast path decline; the text is then one character over the limit.
     const head = "name: x\ndescription: d\nt: !!str y\npad: ";
@@ -134,6 +144,42 @@ describe("finding 10: metadata is JSON data whatever the tags say", () => {
 
   test("validate reports no manifest-file problem for a tagged value", () => {
     const root = writeTree({ "x/SKILL.md": manifest("name: x\ndescription: d\nb: !!binary aGVsbG8=") });
-    expect(validateSkills([root], { onWarning: () => {} }).findings.map((f) => f.rule)).toEqual([]);
+    // `b` is no field of the specification or of a client: that warning, and no file problem.
+    expect(validateSkills([root], { onWarning: () => {} }).findings.map((f) => f.rule)).toEqual([
+      "unknown-field",
+    ]);
+  });
+});
+
+describe("the async scan gives the event loop its turns", () => {
+  // Frontmatter the fast path declines, as costly as the limits let it be (tens of ms each here).
+  const costly = (i: number) => {
+    const anchors = Array.from({ length: 30 }, (_, k) => `&a${k} {k: [1, 2, {x: y}]}`).join(", ");
+    let text = `name: s${i}\ndescription: "d: x"\nm: [${anchors}]\nu: [`;
+    for (let k = 0; k < MAX_ALIASES; k++) text += `*a${k % 30}, `;
+    text += "0]\nz: [";
+    while (text.length < MAX_YAML_LENGTH - 100) text += "{a: [b, {c: d}]}, ";
+    return `${text}0]`;
+  };
+
+  test("parses costlier than the turn budget each get a turn of their own, not one shared stretch", async () => {
+    const n = 40;
+    const root = writeTree(
+      Object.fromEntries(Array.from({ length: n }, (_, i) => [`s${i}/SKILL.md`, manifest(costly(i))])),
+    );
+    // Counts the event loop's turns while the scan runs: a scan that parsed every manifest in one
+    // stretch (all reads done, then all parses) let it turn only a few times.
+    let turns = 0;
+    let ticking = true;
+    const tick = () => {
+      turns++;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const { createAgentSkillsAsync } = await import("../src/index.js");
+    const s = await createAgentSkillsAsync({ roots: [{ path: root }], onWarning: () => {} });
+    ticking = false;
+    expect(s.listSkills()).toHaveLength(n);
+    expect(turns).toBeGreaterThanOrEqual(n / 2);
   });
 });

@@ -51,3 +51,24 @@ test("the README's quick start and CLI reference show the real outputs", () => {
   expect(readme).toContain("\nnpm ci && npm run example   #");
   expect(readme).toContain("\nnpm ci && npm test          #");
 });
+
+test("the README's CLI reference shows the real outputs of catalog, roots, validate --recursive and --target claude", () => {
+  const readme = fs.readFileSync(path.join(REPO, "README.md"), "utf8");
+  // Absolute paths print as they are; the README writes the repository as …/agent-skills.
+  const shown = (argv: string[]) => {
+    const r = spawnSync(process.execPath, [BIN, ...argv], { cwd: REPO, encoding: "utf8" });
+    return `$ agent-skills ${argv.join(" ")}\n${r.stdout}${r.stderr}`.split(REPO).join("…/agent-skills");
+  };
+  for (const argv of [
+    ["catalog", "--format", "markdown", "--budget", "300", ...EXAMPLE],
+    ["roots", ...EXAMPLE],
+    ["list", "--root", "skils"],
+    ["validate", "examples/plugin-repo"],
+    ["validate", "--recursive", "examples/plugin-repo"],
+    ["validate", "--recursive", "--target", "claude", "examples/plugin-repo"],
+    ["show", "pdf-tools", "--root", "examples/needs-fixes"],
+    ["show", "pdff", "--json", ...EXAMPLE],
+  ]) {
+    expect(readme).toContain(`\n${shown(argv)}`);
+  }
+});

@@ -10,6 +10,8 @@ const NEEDS_FIXES = [
   'examples/needs-fixes/pdf-tools/SKILL.md:2: error name-matches-dir: name "PDF_Tools" differs from its directory name "pdf-tools"',
   "  fix: give the directory and the name the same value",
   'examples/needs-fixes/release-notes/SKILL.md:3:14: warning yaml_repaired: frontmatter is not valid YAML (invalid YAML: Nested mappings are not allowed in compact mappings); it loads only after quoting values that contain ": "',
+  "  | description: Use when: the user asks for release notes",
+  "  |              ^",
   "  fix: put the value in double quotes: strict mode and strict YAML parsers reject it as written",
   "examples/needs-fixes/release-notes/SKILL.md:4: error metadata-strings: metadata must be a map of string keys to string values",
   "  fix: quote each value, and flatten nested maps into keys such as `author`, `version`",
@@ -24,6 +26,8 @@ const NEEDS_FIXES = [
   "",
 ].join("\n");
 
+const EXCERPT = "description: Use when: the user asks for release notes";
+
 describe("validate", () => {
   test("a folder of skills: each finding located with its fix, then counts by rule; exit 1 on errors", () => {
     expect(run(["validate", "examples/needs-fixes"])).toEqual({ code: 1, out: NEEDS_FIXES, err: "" });
@@ -34,6 +38,8 @@ describe("validate", () => {
       code: 1,
       out: [
         'examples/workspace/.clarvis/skills/broken/SKILL.md:4:1: error yaml-syntax: invalid YAML: Missing closing "quote',
+        "  | ---",
+        "  | ^",
         '  fix: fix the YAML here; put values that contain ": " or start with [ { ` @ in double quotes',
         "",
         "findings by rule:",
@@ -45,10 +51,18 @@ describe("validate", () => {
     });
   });
 
-  test("missing roots are silent; a missing PATH is an error", () => {
+  test("roots that check nothing fail (issue 11: exit 0 on 0 skills); a missing PATH is an error", () => {
     expect(run(["validate", "--root", "no/such/root"])).toEqual({
-      code: 0,
-      out: "ok: 0 skills checked; 0 errors, 0 warnings\n",
+      code: 1,
+      out: [
+        "no/such/root: error no-manifest: does not exist, so nothing was checked",
+        "  fix: check --root, --workspace and --home: agent-skills roots shows where it looks",
+        "",
+        "findings by rule:",
+        "  error    no-manifest  1",
+        "failed: 0 skills checked; 1 error, 0 warnings",
+        "",
+      ].join("\n"),
       err: "",
     });
     expect(run(["validate", "no/such/path"])).toEqual({
@@ -117,6 +131,7 @@ describe("validate", () => {
           message:
             'frontmatter is not valid YAML (invalid YAML: Nested mappings are not allowed in compact mappings); it loads only after quoting values that contain ": "',
           hint: "put the value in double quotes: strict mode and strict YAML parsers reject it as written",
+          excerpt: EXCERPT,
         },
         {
           severity: "error",
@@ -162,9 +177,10 @@ describe("validate", () => {
         "  error    frontmatter-schema   2",
         "  error    description-length   1",
         "  error    yaml-syntax          1",
+        "  warning  unknown-field       26",
         "  warning  yaml_repaired        8",
         "  warning  tools_ignored        2",
-        "failed: 59 skills checked, 44 with errors; 65 errors, 10 warnings",
+        "failed: 59 skills checked, 44 with errors; 65 errors, 36 warnings",
         "",
       ].join("\n"),
     );

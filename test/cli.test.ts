@@ -1,12 +1,13 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, test } from "vitest";
-import { HELP, USAGE } from "../src/cli/help.js";
+import { USAGE } from "../src/cli/help.js";
+import { COMMANDS, helpText } from "../src/cli/table.js";
 import { createAgentSkills } from "../src/index.js";
 import { EXAMPLE, EXAMPLE_TABLE, REPO, run } from "./helpers/cli.js";
 import { skill, writeTree } from "./helpers/fixture.js";
 
-const usageTail = `${USAGE}\nRun agent-skills --help for the commands and options.\n`;
+const usageTail = `${USAGE}\nRun agent-skills help for the commands and options.\n`;
 const BROKEN = "examples/workspace/.clarvis/skills/broken/SKILL.md";
 const brokenWarning = `warning: invalid_skill: ${BROKEN}:4:1: invalid YAML: Missing closing "quote; skipped\n`;
 
@@ -41,12 +42,47 @@ describe("usage errors exit 2 with the usage line on stderr and nothing on stdou
 });
 
 describe("--help and --version", () => {
-  test.each([[["--help"]], [["-h"]], [["list", "--help"]], [["show", "--help"]], [["--help", "frob"]]])(
-    "%j prints the help and exits 0",
-    (argv) => {
-      expect(run(argv)).toEqual({ code: 0, out: HELP, err: "" });
-    },
-  );
+  const HELP = helpText();
+  test.each([
+    [["--help"], HELP],
+    [["-h"], HELP],
+    [["help"], HELP],
+    [["list", "--help"], helpText("list")],
+    [["help", "list"], helpText("list")],
+    [["show", "-h", "x"], helpText("show")],
+    [["validate", "--help"], helpText("validate")],
+  ])("%j prints the help and exits 0", (argv, page) => {
+    expect(run(argv)).toEqual({ code: 0, out: page, err: "" });
+  });
+
+  test("help takes at most one command", () => {
+    expect(run(["help", "list", "show"]).err.split("\n")[0]).toBe(
+      "error: help takes at most 1 argument, received 2",
+    );
+  });
+
+  test("help of an unknown command is a usage error", () => {
+    for (const argv of [
+      ["--help", "frob"],
+      ["help", "frob"],
+    ]) {
+      expect(run(argv)).toEqual({ code: 2, out: "", err: `error: unknown command "frob"\n${usageTail}` });
+    }
+  });
+
+  test("each command's help has its usage, its own options and one or two examples that run", () => {
+    for (const [name, entry] of Object.entries(COMMANDS)) {
+      const page = helpText(name);
+      expect(page.startsWith(`usage: agent-skills ${`${name} ${entry.args}`.trim()} [options]\n`)).toBe(true);
+      for (const [flag] of entry.options) expect(page).toContain(flag);
+      expect(entry.examples.length).toBeGreaterThanOrEqual(1);
+      expect(entry.examples.length).toBeLessThanOrEqual(2);
+      for (const [args] of entry.examples) expect(page).toContain(`  agent-skills ${args}\n`);
+    }
+    expect(helpText("catalog")).toContain("--budget N");
+    expect(helpText("validate")).toContain("--target CLIENT");
+    expect(helpText("list")).not.toContain("--target");
+  });
 
   test("an unknown option is refused even next to --help", () => {
     expect(run(["list", "--frob", "--help"])).toEqual({
@@ -57,10 +93,23 @@ describe("--help and --version", () => {
   });
 
   test("the help names every command and option", () => {
-    for (const word of ["list", "show NAME", "resource NAME REL", "explain NAME", "validate [PATH...]"]) {
+    const HELP = helpText();
+    for (const word of [
+      "list",
+      "show NAME",
+      "resource NAME REL",
+      "explain NAME",
+      "validate [PATH...]",
+      "catalog",
+      "roots",
+      "help [COMMAND]",
+    ]) {
       expect(HELP).toContain(word);
     }
     for (const flag of ["--root", "--user-root", "--preset", "--workspace", "--home", "--strict"]) {
+      expect(HELP).toContain(flag);
+    }
+    for (const flag of ["--wide", "--format", "--budget N", "--recursive", "--target CLIENT", "COLUMNS"]) {
       expect(HELP).toContain(flag);
     }
     for (const flag of ["--no-follow-symlinks", "--json", "--help", "--version", "NO_COLOR"]) {
@@ -152,7 +201,16 @@ describe("list", () => {
       JSON.parse(agents.out).map((s: { name: string; source: string }) => `${s.name}:${s.source}`),
     ).toEqual(["changelog:agents", "git-commit:agents", "pdf:agents"]);
     expect(agents.err).toBe("");
-    expect(run(["list", "--preset", "claude", ...EXAMPLE])).toEqual({ code: 0, out: "0 skills\n", err: "" });
+    expect(run(["list", "--preset", "claude", ...EXAMPLE])).toEqual({
+      code: 0,
+      out: "0 skills\n",
+      err: [
+        "note: none of these roots exists (agent-skills roots shows them; --root PATH adds one):",
+        "  0  user       claude  missing  examples/home/.claude/skills",
+        "  1  workspace  claude  missing  examples/workspace/.claude/skills",
+        "",
+      ].join("\n"),
+    });
   });
 
   test("--root and --user-root keep the order given: the last one wins, and scopes follow the flag", () => {

@@ -36,12 +36,36 @@ describe("runTool refuses what the schema cannot stop", () => {
   });
 });
 
-test("both tools constrain name to the catalog's names", () => {
+test("the tools that take a name constrain it to the catalog's names; search_skills takes a query", () => {
   const tools = skillTools(["a", "b"]);
   expect(tools.map((t) => [t.name, t.parameters.properties.name?.enum, t.parameters.required])).toEqual([
     ["activate_skill", ["a", "b"], ["name"]],
     ["read_skill_resource", ["a", "b"], ["name", "path"]],
+    ["search_skills", undefined, ["query"]],
   ]);
+});
+
+describe("search_skills", () => {
+  const root = () =>
+    writeTree({
+      "pdf/SKILL.md": skill("pdf", "Extract text and tables from PDF files."),
+      "slides/SKILL.md": skill("slides", "Build a PowerPoint deck from notes."),
+      "hidden/SKILL.md": skill("hidden", "Extract tables from PDF scans, not offered to the model."),
+    });
+
+  test("returns the offered skills that fit, best first, with their descriptions", () => {
+    const skills = createAgentSkills({ roots: [{ path: root() }] });
+    const call = { tool: "search_skills", input: { query: "pull the tables out of a pdf" } };
+    expect(runTool(skills, ["pdf", "slides"], call)).toBe("- pdf: Extract text and tables from PDF files.");
+  });
+
+  test.each([
+    [{ query: "knit a winter scarf" }, "no skill fits this request"],
+    [{ query: 7 }, "error: query must be a string"],
+  ])("%o → %s", (input, expected) => {
+    const skills = createAgentSkills({ roots: [{ path: root() }] });
+    expect(runTool(skills, ["pdf", "slides"], { tool: "search_skills", input })).toBe(expected);
+  });
 });
 
 describe("the scripted loop over the example folders", () => {

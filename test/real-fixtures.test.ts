@@ -164,6 +164,7 @@ describe("the vendored real skills", () => {
       "frontmatter-schema": 2,
       "description-length": 1,
       "yaml-syntax": 1,
+      "unknown-field": 26,
       yaml_repaired: 8,
       tools_ignored: 2,
     });

@@ -7,6 +7,7 @@ import {
   SkillError,
   type SkillInfo,
 } from "../src/index.js";
+import { MIN_DESCRIPTION } from "../src/render.js";
 import { skill, writeTree } from "./helpers/fixture.js";
 
 /** A catalog entry as listSkills() would give it, under the fixed root `/skills`. */
@@ -134,7 +135,7 @@ describe("formats", () => {
 
 describe("cleaning and escaping", () => {
   const dirty = info("a\u0007b", "one\u0000\u001b[31m two\r\n\tthree\u007f\u009b  \ud800four", {
-    path: "/my skills/x\u0000y/SKILL.md",
+    path: "/my skills/xy/SKILL.md",
   });
 
   test("control characters are stripped, white space folds to one line, a lone surrogate becomes U+FFFD", () => {
@@ -145,6 +146,23 @@ describe("cleaning and escaping", () => {
       location: "/my skills/xy/SKILL.md",
     });
   });
+
+  // Issue 10, finding 11: "x\u0001y" used to render as "xy", and "..\u0001" as "..": another file.
+  test.each(["xml", "markdown", "json"] as const)(
+    "%s: a location is never rewritten; a skill whose path holds a control character or a lone surrogate is left out and counted",
+    (format) => {
+      const skills = [
+        info("a", "A."),
+        info("b", "B.", { path: "/skills/..\u0001/../SKILL.md" }),
+        info("c", "C.", { path: "/skills/x\u009by/SKILL.md" }),
+        info("d", "D.", { path: "/skills/\ud800/SKILL.md" }),
+      ];
+      const result = renderCatalog(skills, { format });
+      expect(result).toEqual({ text: renderCatalog([info("a", "A.")], { format }).text, omitted: 3 });
+      expect(renderCatalog(skills, { format, budget: 10_000 }).omitted).toBe(3);
+      expect(renderCatalog(skills, { format, filter: (s) => s.name !== "b" }).omitted).toBe(2);
+    },
+  );
 
   test("xml escapes all five special characters in every field", () => {
     const text = renderCatalog([info(`<a&"'>`, `<b&"'>`, { path: `/<c&"'>/SKILL.md` })]).text;
@@ -172,36 +190,69 @@ describe("cleaning and escaping", () => {
 });
 
 describe("budget", () => {
-  const pair = [info("a", "Short one."), info("b", "A much longer description than the other one.")];
+  const LONG =
+    "Finds the slow queries in a Postgres log, explains each plan, and proposes the index that fixes it.";
+  const pair = [info("a", "Short one."), info("b", LONG)];
   const line = (name: string, description: string) =>
     description === ""
       ? `- ${name} (\`/skills/${name}/SKILL.md\`)`
       : `- ${name}: ${description} (\`/skills/${name}/SKILL.md\`)`;
   const md = (budget: number) => renderCatalog(pair, { format: "markdown", budget });
-  const full = `${line("a", "Short one.")}\n${line("b", "A much longer description than the other one.")}`;
+  const full = `${line("a", "Short one.")}\n${line("b", LONG)}`;
+  const floor = `${line("a", "Short one.")}\n${line("b", `${LONG.slice(0, MIN_DESCRIPTION)}…`)}`;
 
   test("a budget the text fits changes nothing", () => {
+    expect(MIN_DESCRIPTION).toBe(60);
     expect(md(full.length)).toEqual({ text: full, omitted: 0 });
   });
 
   test("the longest description is shortened first, ending in …", () => {
     expect(md(full.length - 1).text).toBe(
-      `${line("a", "Short one.")}\n${line("b", "A much longer description than the other on…")}`,
+      `${line("a", "Short one.")}\n${line("b", `${LONG.slice(0, LONG.length - 2)}…`)}`,
     );
     expect(md(full.length - 20).text).toBe(
-      `${line("a", "Short one.")}\n${line("b", "A much longer descriptio…")}`,
+      `${line("a", "Short one.")}\n${line("b", `${LONG.slice(0, LONG.length - 21)}…`)}`,
     );
   });
 
-  test("once they meet, both are cut to the same length, and a trailing space is not kept before …", () => {
-    expect(md(72).text).toBe(`${line("a", "Short o…")}\n${line("b", "A much…")}`);
-    expect(md(59)).toEqual({ text: `${line("a", "…")}\n${line("b", "…")}`, omitted: 0 });
+  test("a description is never cut below 60 characters: one under the floor drops a skill instead", () => {
+    expect(md(floor.length)).toEqual({ text: floor, omitted: 0 });
+    expect(md(floor.length - 1)).toEqual({ text: line("a", "Short one."), omitted: 1 });
+    // Issue 11: it used to shorten every description down to one letter ("X…") before leaving any out.
+    for (let budget = 0; budget <= full.length; budget++) {
+      for (const e of md(budget)
+        .text.split("\n")
+        .filter((l) => l !== "")) {
+        const description = /^- [ab]: (.*) \(`/.exec(e)?.[1] ?? "";
+        expect(description === "Short one." || [...description].length >= MIN_DESCRIPTION).toBe(true);
+      }
+    }
   });
 
-  test("when even the names do not fit, the later skill of the same scope is dropped and counted", () => {
-    expect(md(30)).toEqual({ text: line("a", "S…"), omitted: 1 });
-    expect(md(26)).toEqual({ text: line("a", ""), omitted: 1 });
-    expect(md(25)).toEqual({ text: "", omitted: 2 });
+  test("a description a cut would not shorten is kept whole", () => {
+    const d61 = "y".repeat(MIN_DESCRIPTION + 1);
+    const bare = renderCatalog([info("s", "")], { format: "markdown" }).text.length;
+    expect(renderCatalog([info("s", d61)], { format: "markdown", budget: bare + 63 })).toEqual({
+      text: line("s", d61),
+      omitted: 0,
+    });
+    expect(renderCatalog([info("s", d61)], { format: "markdown", budget: bare + 62 })).toEqual({
+      text: "",
+      omitted: 1,
+    });
+  });
+
+  test("a space before the … is dropped, even at the floor", () => {
+    const spaced = `${"x".repeat(MIN_DESCRIPTION - 1)} and more words after the sixtieth character`;
+    const bare = renderCatalog([info("s", "")], { format: "markdown" }).text.length;
+    const { text } = renderCatalog([info("s", spaced)], { format: "markdown", budget: bare + 62 });
+    expect(text).toBe(line("s", `${"x".repeat(MIN_DESCRIPTION - 1)}…`));
+  });
+
+  test("when not even the floors fit, the later skill of the same scope is dropped and counted", () => {
+    const alone = line("a", "Short one.");
+    expect(md(alone.length)).toEqual({ text: alone, omitted: 1 });
+    expect(md(alone.length - 1)).toEqual({ text: "", omitted: 2 });
     expect(md(0)).toEqual({ text: "", omitted: 2 });
   });
 
@@ -224,10 +275,18 @@ describe("budget", () => {
 
   test("an escape is never split: a shortened xml description ends on a whole entity", () => {
     const bare = renderCatalog([info("a", "")]).text.length;
-    // 13 characters hold two `&amp;` and the ellipsis; a third entity would need 16.
-    const { text } = renderCatalog([info("a", "&&&&&&&&")], { budget: bare + 13 });
-    expect(text).toContain("<description>&amp;&amp;…</description>");
-    expect(text.length).toBe(bare + 11);
+    // 62 `&amp;` and the ellipsis take 311 characters; a 63rd entity would need 316.
+    const { text } = renderCatalog([info("a", "&".repeat(70))], { budget: bare + 314 });
+    expect(text).toContain(`<description>${"&amp;".repeat(62)}…</description>`);
+    expect(text.length).toBe(bare + 311);
+  });
+
+  // Issue 10, finding 5: Math.max(...130,000 entries) threw RangeError.
+  test("130,000 skills under a budget that keeps them all render without a stack overflow", () => {
+    const many = Array.from({ length: 130_000 }, (_, i) => info(`s${i}`, "d"));
+    const result = renderCatalog(many, { format: "markdown", budget: Number.MAX_SAFE_INTEGER });
+    expect(result.omitted).toBe(0);
+    expect(result.text.split("\n").at(-1)).toBe("- s129999: d (`/skills/s129999/SKILL.md`)");
   });
 });
 
@@ -248,37 +307,49 @@ describe("filter", () => {
 });
 
 describe("budget properties", () => {
-  const text = fc.string({
-    unit: fc.constantFrom("a", "b", " ", "<", "&", '"', "\\", "`", "*", "é", "😀", "\n", "\u0000"),
-  });
+  const unit = fc.constantFrom("a", "b", " ", "<", "&", '"', "\\", "`", "*", "é", "😀", "\n", "\u0000");
+  const text = fc.string({ unit });
   const catalog = fc.array(
     fc
-      .record({ name: text, description: text, user: fc.boolean() })
-      .map(({ name, description, user }) => info(name, description, { scope: user ? "user" : "workspace" })),
+      .record({ name: text, description: fc.string({ unit, maxLength: 90 }), user: fc.boolean() })
+      .map(({ name, description, user }) =>
+        // The path is fixed: a control character in it leaves the skill out (tested above).
+        info(name, description, { scope: user ? "user" : "workspace", path: "/skills/s/SKILL.md" }),
+      ),
     { maxLength: 8 },
   );
   const format = fc.constantFrom<CatalogFormat>("xml", "markdown", "json");
-  const budget = fc.nat({ max: 1200 });
+  const budget = fc.nat({ max: 2400 });
   const runs = { seed: 20240611, numRuns: 400 };
-  const bareLength = (skills: readonly SkillInfo[], f: CatalogFormat) =>
+  const points = (s: string) => [...s.replaceAll("\u0000", "").replace(/\s+/g, " ").trim()];
+  /** Each description at its floor: its first 60 characters and …, a space before the … dropped. */
+  const floorLength = (skills: readonly SkillInfo[], f: CatalogFormat) =>
     renderCatalog(
-      skills.map((s) => ({ ...s, description: "" })),
+      skills.map((s) => {
+        const p = points(s.description);
+        if (p.length <= MIN_DESCRIPTION) return s;
+        const keep = p[MIN_DESCRIPTION - 1] === " " ? MIN_DESCRIPTION - 1 : MIN_DESCRIPTION;
+        const floor = { ...s, description: `${p.slice(0, keep).join("")}…` };
+        // A cut that saves nothing is not made.
+        const length = (x: SkillInfo) => renderCatalog([x], { format: f }).text.length;
+        return length(s) <= length(floor) ? s : floor;
+      }),
       { format: f },
     ).text.length;
 
-  test("the text is never over budget, and when the names fit nothing is omitted", () => {
+  test("the text is never over budget, and when the floors fit nothing is omitted", () => {
     fc.assert(
       fc.property(catalog, format, budget, (skills, f, b) => {
         const result = renderCatalog(skills, { format: f, budget: b });
         expect(result.text.length).toBeLessThanOrEqual(b);
-        if (bareLength(skills, f) <= b) expect(result.omitted).toBe(0);
+        if (floorLength(skills, f) <= b) expect(result.omitted).toBe(0);
         else expect(result.omitted).toBeGreaterThan(0);
       }),
       runs,
     );
   });
 
-  test("every name is kept (in order), and a shortened description was longer than any kept whole", () => {
+  test("every name is kept (in order), and a shortened description keeps at least 59 characters and ends in …", () => {
     fc.assert(
       fc.property(catalog, budget, (skills, b) => {
         const whole: { name: string; description: string }[] = JSON.parse(
@@ -286,15 +357,17 @@ describe("budget properties", () => {
         );
         const result = renderCatalog(skills, { format: "json", budget: b });
         const shown: { name: string; description: string }[] = JSON.parse(result.text || "[]");
-        if (bareLength(skills, "json") > b) return;
+        if (floorLength(skills, "json") > b) return;
         expect(shown.map((e) => e.name)).toEqual(whole.map((e) => e.name));
         const pairs = whole.map((e, i) => ({ full: e.description, out: shown[i]?.description ?? "" }));
         const escaped = (s: string) => JSON.stringify(s).length;
-        const kept = pairs.filter((p) => p.out === p.full).map((p) => escaped(p.full));
-        const cut = pairs.filter((p) => p.out !== p.full);
-        for (const { full, out } of cut) {
-          expect(out === "" || (out.endsWith("…") && full.startsWith(out.slice(0, -1)))).toBe(true);
-          expect(Math.max(0, ...kept)).toBeLessThan(escaped(full));
+        const kept = pairs
+          .filter((p) => p.out === p.full && [...p.full].length > MIN_DESCRIPTION)
+          .map((p) => escaped(p.full));
+        for (const { full, out } of pairs.filter((p) => p.out !== p.full)) {
+          expect(out.endsWith("…") && full.startsWith(out.slice(0, -1))).toBe(true);
+          expect([...out].length).toBeGreaterThanOrEqual(MIN_DESCRIPTION);
+          for (const k of kept) expect(k).toBeLessThan(escaped(full));
         }
       }),
       runs,

@@ -41,16 +41,19 @@ const ROWS: [string, Tree, string, (readonly [string, string, string, number | n
   ["a clean skill", { "pdf/SKILL.md": skill("pdf") }, "pdf", []],
   ["path-missing", {}, "nope", [["nope", "path-missing", "error", null, null]]],
   [
-    "not-a-skill: a file",
+    "not-a-skill: a file, and no-manifest since nothing was checked",
     { "README.md": "x" },
     "README.md",
-    [["README.md", "not-a-skill", "warning", null, null]],
+    [
+      ["README.md", "not-a-skill", "warning", null, null],
+      ["README.md", "no-manifest", "error", null, null],
+    ],
   ],
   [
-    "no-skills: an empty root",
+    "no-manifest: an empty root (issue 11: it used to pass with 0 skills checked)",
     { "empty/.keep": "" },
     "empty",
-    [["empty", "no-skills", "warning", null, null]],
+    [["empty", "no-manifest", "error", null, null]],
   ],
   [
     "manifest-file: over 1 MiB",
@@ -194,6 +197,7 @@ describe("what a path is taken for", () => {
     const base = writeTree({ file: "x" });
     expect(validateSkills([`${base}/file`], { asRoots: true }).findings.map((f) => brief(base, f))).toEqual([
       ["file", "root_not_directory", "warning", null, null],
+      ["file", "no-manifest", "error", null, null],
     ]);
   });
 
@@ -201,7 +205,7 @@ describe("what a path is taken for", () => {
     const base = writeTree({ "store/a/SKILL.md": skill("a"), "r/a": { symlink: "../store/a" } });
     expect(validateSkills([`${base}/r`]).skills).toBe(1);
     expect(validateSkills([`${base}/r`], { followSymlinks: false }).findings.map((f) => f.rule)).toEqual([
-      "no-skills",
+      "no-manifest",
     ]);
   });
 
@@ -299,11 +303,14 @@ describe("the real corpus", () => {
     expect(report.ok).toBe(false);
   });
 
-  test("a file given as a path is skipped with a warning, not taken for a skill", () => {
+  test("a file given as a path is skipped with a warning, not taken for a skill; nothing checked fails", () => {
     const file = path.join(FIXTURES, "..", "SOURCES.md");
     const report = validateSkills([file]);
-    expect(report.findings.map((f) => [f.rule, f.severity])).toEqual([["not-a-skill", "warning"]]);
-    expect(report.ok).toBe(true);
+    expect(report.findings.map((f) => [f.rule, f.severity])).toEqual([
+      ["not-a-skill", "warning"],
+      ["no-manifest", "error"],
+    ]);
+    expect(report.ok).toBe(false);
     expect(fs.existsSync(file)).toBe(true);
   });
 });

@@ -2,9 +2,14 @@
 // The agent-skills executable: wires the real process to main() and sets the exit code.
 import { main } from "./main.js";
 
-// A reader that closes the pipe early (agent-skills list | head) is not an error.
+// A reader that goes away early (agent-skills validate | head -1) closes the pipe. That ends the
+// output, not the verdict: the exit code stays the command's, so a failing check never reads as a pass.
+let closed = false;
 process.stdout.on("error", (e: NodeJS.ErrnoException) => {
-  if (e.code === "EPIPE") process.exit(0);
+  if (e.code === "EPIPE" || e.code === "ERR_STREAM_DESTROYED") {
+    closed = true;
+    return;
+  }
   throw e;
 });
 
@@ -15,7 +20,9 @@ if (process.argv.includes("--watch")) {
 }
 
 const code = main(process.argv.slice(2), {
-  stdout: (text) => process.stdout.write(text),
+  stdout: (text) => {
+    if (!closed) process.stdout.write(text);
+  },
   stderr: (text) => process.stderr.write(text),
   cwd: process.cwd(),
   env: process.env,

@@ -1,41 +1,77 @@
 // The commands that read a loaded set of skills: list, show, resource, explain.
+import * as path from "node:path";
+import { type AgentSkills, SkillError } from "../index.js";
+import { closest } from "../spelling.js";
+import { noteSearched } from "./catalog.js";
+import { CliError, type CliIo, type Invocation, open, printWarnings } from "./context.js";
 import {
-  type AgentSkills,
-  createAgentSkills,
-  SkillError,
-  type SkillWarning,
-  type WarnSink,
-} from "../index.js";
-import { type CliIo, type Invocation, rootsOf } from "./context.js";
-import { cut, oneLine, pad, paint, showMessage, showPath, stripControls, toJson, widthOf } from "./text.js";
+  cut,
+  oneLine,
+  outputWidth,
+  pad,
+  paint,
+  showMessage,
+  showPath,
+  stripControls,
+  toJson,
+  widthOf,
+} from "./text.js";
 
-/** Columns assumed when standard output is not a terminal. */
-const DEFAULT_WIDTH = 80;
 /** A description never gets fewer columns than this, even if the line then wraps. */
 const MIN_DESCRIPTION = 20;
 
-/** The instance an invocation names; its warnings go to `onWarning` (by default nowhere: they are on `warnings`). */
-export function open(inv: Invocation, io: CliIo, onWarning: WarnSink = () => {}): AgentSkills {
-  return createAgentSkills({
-    roots: rootsOf(inv, io),
-    cwd: io.cwd,
-    ...(inv.workspace === undefined ? {} : { workspace: inv.workspace }),
-    ...(inv.home === undefined ? {} : { home: inv.home }),
-    strict: inv.strict,
-    followSymlinks: inv.followSymlinks,
-    // The scan's warnings are on `warnings`; the global sink of a program importing the library is never touched.
-    onWarning,
-  });
+/**
+ * `head` and `rows` as aligned lines: every column padded to its widest cell in display columns, the
+ * last one cut so the line fits `width` (but never to fewer than 20 columns).
+ */
+export function table(
+  head: readonly string[],
+  rows: readonly (readonly string[])[],
+  width: number,
+): string[] {
+  const last = head.length - 1;
+  // A loop, not Math.max(...rows): a spread of 130,000 arguments overflows the stack.
+  const widths = head.map(() => 0);
+  for (const r of [head, ...rows]) {
+    for (let i = 0; i < last; i++) widths[i] = Math.max(widths[i] ?? 0, widthOf(r[i] ?? ""));
+  }
+  const room = Math.max(MIN_DESCRIPTION, width - widths.slice(0, last).reduce((a, b) => a + b + 2, 0));
+  const line = (r: readonly string[]) =>
+    [...r.slice(0, last).map((c, i) => pad(c, widths[i] ?? 0)), cut(r[last] ?? "", room)]
+      .join("  ")
+      .trimEnd();
+  return [line(head), ...rows.map(line)];
 }
 
-/** Print warnings to stderr, one line each. */
-export function printWarnings(warnings: readonly SkillWarning[], io: CliIo): void {
-  const yellow = paint(io.stderrIsTTY ?? false, io.env).yellow;
-  for (const w of warnings) io.stderr(`${yellow("warning")}: ${w.code}: ${showMessage(w.message, io.cwd)}\n`);
+/**
+ * The likely meant skill for an unknown `name`: an invalid manifest in a directory of that name, else a
+ * skill whose directory is called `name` (its frontmatter name differs), else the closest spelling.
+ */
+function didYouMean(skills: AgentSkills, name: string): string {
+  // explain lists a manifest that failed under its directory name: the likeliest cause of all.
+  if (skills.explain(name).some((c) => c.verdict === "invalid")) {
+    return `; a skill directory of that name holds an invalid manifest (agent-skills explain ${name} shows why)`;
+  }
+  const list = skills.listSkills();
+  const byDir = list.find((s) => path.basename(s.dir) === name);
+  if (byDir !== undefined) {
+    return `; did you mean ${JSON.stringify(byDir.name)}? (its directory is ${JSON.stringify(name)}, its frontmatter name differs)`;
+  }
+  const near = closest(
+    name,
+    list.map((s) => s.name),
+  );
+  return near === undefined ? "" : `; did you mean ${JSON.stringify(near)}?`;
 }
 
-function notFound(name: string): SkillError {
-  return new SkillError("not_found", `no skill named ${JSON.stringify(name)} is loaded`, { skill: name });
+/**
+ * `not_found` for an unknown skill, with a hint, after saying on stderr where the CLI looked if it
+ * found nothing. Under `--json` the error object is the whole output, so the note is left out.
+ */
+function notFound(skills: AgentSkills, name: string, inv: Invocation, io: CliIo, lead?: string): SkillError {
+  if (!inv.json) noteSearched(skills, io);
+  const message = lead ?? `no skill named ${JSON.stringify(name)} is loaded`;
+  return new SkillError("not_found", `${message}${didYouMean(skills, name)}`, { skill: name });
 }
 
 /** `list`: the catalog as a table cut to the terminal, or `SkillInfo[]` as JSON. */
@@ -45,7 +81,7 @@ export function listCommand(inv: Invocation, io: CliIo): number {
   if (inv.json) io.stdout(`${toJson(list)}\n`);
   else {
     const { bold } = paint(io.stdoutIsTTY ?? false, io.env);
-    const width = io.stdoutIsTTY && io.columns !== undefined && io.columns > 0 ? io.columns : DEFAULT_WIDTH;
+    const width = outputWidth(io, inv.wide);
     const rows = list.map((s) => [
       oneLine(s.name),
       s.scope,
@@ -53,15 +89,12 @@ export function listCommand(inv: Invocation, io: CliIo): number {
       oneLine(s.description),
     ]);
     const head = ["NAME", "SCOPE", "SOURCE", "DESCRIPTION"];
-    const widths = [0, 1, 2].map((i) => Math.max(...[head, ...rows].map((r) => widthOf(r[i] ?? ""))));
-    const left = widths.reduce((a, b) => a + b + 2, 0);
-    const room = Math.max(MIN_DESCRIPTION, width - left);
-    const line = (r: readonly string[]) =>
-      [...r.slice(0, 3).map((c, i) => pad(c, widths[i] ?? 0)), cut(r[3] ?? "", room)].join("  ").trimEnd();
-    if (rows.length > 0) io.stdout(`${bold(line(head))}\n${rows.map(line).join("\n")}\n`);
+    const lines = table(head, rows, width);
+    if (rows.length > 0) io.stdout(`${bold(lines[0] ?? "")}\n${lines.slice(1).join("\n")}\n`);
     io.stdout(`${list.length} skill${list.length === 1 ? "" : "s"}\n`);
   }
   printWarnings(skills.warnings, io);
+  noteSearched(skills, io);
   return 0;
 }
 
@@ -71,19 +104,30 @@ export function showCommand(inv: Invocation, io: CliIo): number {
   const skills = open(inv, io);
   // Resource warnings concern the skill shown, so they are printed; the scan's are list's business.
   const content = skills.loadSkill(name);
-  if (content === undefined) throw notFound(name);
+  if (content === undefined) throw notFound(skills, name, inv, io);
   io.stdout(inv.json ? `${toJson(content)}\n` : `${stripControls(content.body)}\n`);
   printWarnings(content.warnings, io);
   return 0;
 }
 
-/** `resource NAME REL`: the confined absolute path. A refusal throws its SkillError, printed by main. */
+/**
+ * `resource NAME REL`: the confined absolute path, printed exactly: a path is never rewritten, since a
+ * rewritten path names another file. A path holding a control character cannot be printed as text
+ * without rewriting it (or letting it drive the terminal), so text mode refuses it; `--json` prints it
+ * escaped, exactly. A refusal throws, and main prints it.
+ */
 export function resourceCommand(inv: Invocation, io: CliIo): number {
   const [name = "", rel = ""] = inv.args;
-  const resolved = open(inv, io).resourcePath(name, rel);
-  io.stdout(
-    inv.json ? `${toJson({ skill: name, resource: rel, path: resolved })}\n` : `${stripControls(resolved)}\n`,
-  );
+  const skills = open(inv, io);
+  if (!skills.listSkills().some((s) => s.name === name)) throw notFound(skills, name, inv, io);
+  const resolved = skills.resourcePath(name, rel);
+  if (inv.json) io.stdout(`${toJson({ skill: name, resource: rel, path: resolved })}\n`);
+  else if (stripControls(resolved) !== resolved || /[\t\n]/.test(resolved)) {
+    throw new CliError(
+      "unprintable_path",
+      `the path of resource ${JSON.stringify(rel)} of skill ${JSON.stringify(name)} holds control characters; run with --json to get it exactly`,
+    );
+  } else io.stdout(`${resolved}\n`);
   return 0;
 }
 
@@ -93,10 +137,12 @@ export function explainCommand(inv: Invocation, io: CliIo): number {
   const skills = open(inv, io);
   const candidates = skills.explain(name);
   if (candidates.length === 0) {
-    throw new SkillError(
-      "not_found",
+    throw notFound(
+      skills,
+      name,
+      inv,
+      io,
       `no root offers a skill named ${JSON.stringify(name)} (run agent-skills list to see the names)`,
-      { skill: name },
     );
   }
   if (inv.json) {

@@ -1,5 +1,17 @@
 // What every command works from: the io it writes to, the parsed command line, and the roots it names.
-import { agentsSkillRoots, clarvisSkillRoots, claudeSkillRoots, type SkillRootInput } from "../index.js";
+import {
+  type AgentSkills,
+  agentsSkillRoots,
+  type CatalogFormat,
+  clarvisSkillRoots,
+  claudeSkillRoots,
+  createAgentSkills,
+  type SkillRootInput,
+  type SkillWarning,
+  type ValidationTarget,
+  type WarnSink,
+} from "../index.js";
+import { paint, showMessage } from "./text.js";
 
 /** The root presets `--preset` chooses from. */
 export const PRESETS = {
@@ -19,7 +31,7 @@ export interface CliIo {
   readonly stderr: (text: string) => void;
   /** The current directory: base of every relative path given. */
   readonly cwd: string;
-  /** The environment; only NO_COLOR is read. */
+  /** The environment; only NO_COLOR and COLUMNS are read. */
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Whether standard output is a terminal: colour and the terminal width apply only then. @default false */
   readonly stdoutIsTTY?: boolean;
@@ -33,7 +45,7 @@ export interface CliIo {
 
 /** The command line after parsing, shared by every command. */
 export interface Invocation {
-  /** The command: list, show, resource, explain or validate. */
+  /** The command, a key of the command table. */
   readonly command: string;
   /** The command's positional arguments. */
   readonly args: readonly string[];
@@ -51,6 +63,20 @@ export interface Invocation {
   readonly followSymlinks: boolean;
   /** --json. */
   readonly json: boolean;
+  /** --wide: no cutting to the terminal width. */
+  readonly wide: boolean;
+  /** catalog --format. @default "xml" */
+  readonly format: CatalogFormat;
+  /** catalog --budget. */
+  readonly budget?: number;
+  /** catalog --query: over the budget, the skills most relevant to it are kept. */
+  readonly query?: string;
+  /** validate --recursive. */
+  readonly recursive: boolean;
+  /** validate --target. */
+  readonly target?: ValidationTarget;
+  /** --limit, for search. */
+  readonly limit?: number;
   /** --watch (list only). */
   readonly watch?: boolean;
 }
@@ -63,4 +89,35 @@ export function rootsOf(inv: Invocation, io: CliIo): SkillRootInput[] {
     ...(inv.workspace === undefined ? {} : { workspace: inv.workspace }),
     ...(inv.home === undefined ? {} : { home: inv.home }),
   });
+}
+
+/** The skills of an invocation's roots, loaded with its options; warnings go to `onWarning` (by default nowhere: they are on `warnings`). */
+export function open(inv: Invocation, io: CliIo, onWarning: WarnSink = () => {}): AgentSkills {
+  return createAgentSkills({
+    roots: rootsOf(inv, io),
+    cwd: io.cwd,
+    ...(inv.workspace === undefined ? {} : { workspace: inv.workspace }),
+    ...(inv.home === undefined ? {} : { home: inv.home }),
+    strict: inv.strict,
+    followSymlinks: inv.followSymlinks,
+    // The scan's warnings are on `warnings`; the global sink of a program importing the library is never touched.
+    onWarning,
+  });
+}
+
+/** Warnings on stderr, one line each, made safe for the terminal. */
+export function printWarnings(warnings: readonly SkillWarning[], io: CliIo): void {
+  const yellow = paint(io.stderrIsTTY ?? false, io.env).yellow;
+  for (const w of warnings) io.stderr(`${yellow("warning")}: ${w.code}: ${showMessage(w.message, io.cwd)}\n`);
+}
+
+/** A failure the command line itself decides (not the library's): printed like a SkillError, with this code. */
+export class CliError extends Error {
+  /** The code printed and put in the `--json` error object. */
+  readonly code: string;
+
+  constructor(code: string, message: string) {
+    super(message);
+    this.code = code;
+  }
 }

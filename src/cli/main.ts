@@ -1,24 +1,23 @@
 // The agent-skills command line: argv → one command → an exit code. Only bin.ts touches the process.
 import { createRequire } from "node:module";
 import { parseArgs } from "node:util";
-import { resolveAgainst, SkillError, type SkillRootInput, StartupError } from "../index.js";
-import { explainCommand, listCommand, resourceCommand, showCommand } from "./commands.js";
-import { type CliIo, type Invocation, PRESETS, type Preset } from "./context.js";
-import { HELP, USAGE } from "./help.js";
-import { oneLine, paint, showMessage } from "./text.js";
-import { validateCommand } from "./validate.js";
-import { watchListCommand } from "./watch.js";
+import {
+  type CatalogFormat,
+  resolveAgainst,
+  SkillError,
+  type SkillRootInput,
+  StartupError,
+  VALIDATION_TARGETS,
+  type ValidationTarget,
+} from "../index.js";
+import { CliError, type CliIo, type Invocation, PRESETS, type Preset } from "./context.js";
+import { USAGE } from "./help.js";
+import { COMMAND_OPTIONS, COMMANDS, helpText } from "./table.js";
+import { oneLine, paint, showMessage, toJson } from "./text.js";
 
 export type { CliIo } from "./context.js";
 
-/** How many positional arguments each command takes: [min, max]. */
-const ARITY: Readonly<Record<string, readonly [number, number]>> = {
-  list: [0, 0],
-  show: [1, 1],
-  resource: [2, 2],
-  explain: [1, 1],
-  validate: [0, Number.POSITIVE_INFINITY],
-};
+const FORMATS: readonly CatalogFormat[] = ["xml", "markdown", "json"];
 
 const OPTIONS = {
   root: { type: "string", multiple: true },
@@ -29,6 +28,13 @@ const OPTIONS = {
   strict: { type: "boolean" },
   "no-follow-symlinks": { type: "boolean" },
   json: { type: "boolean" },
+  wide: { type: "boolean" },
+  format: { type: "string" },
+  budget: { type: "string" },
+  query: { type: "string" },
+  recursive: { type: "boolean" },
+  target: { type: "string" },
+  limit: { type: "string" },
   watch: { type: "boolean" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean" },
@@ -39,7 +45,16 @@ class UsageError extends Error {}
 const parseWith = (args: string[]) =>
   parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true, tokens: true });
 
-function parse(argv: readonly string[], io: CliIo): Invocation | "help" | "version" {
+/** `--budget`: a non-negative integer, written in decimal digits. */
+function budgetOf(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d{1,15}$/.test(value)) {
+    throw new UsageError(`--budget must be a non-negative integer, received ${JSON.stringify(value)}`);
+  }
+  return Number(value);
+}
+
+function parse(argv: readonly string[], io: CliIo): Invocation | { help: string } | "version" {
   let parsed: ReturnType<typeof parseWith>;
   try {
     parsed = parseWith([...argv]);
@@ -48,25 +63,55 @@ function parse(argv: readonly string[], io: CliIo): Invocation | "help" | "versi
     throw new UsageError((e instanceof Error ? e.message : String(e)).split(". ")[0] ?? "bad arguments");
   }
   const { values, positionals, tokens } = parsed;
-  if (values.help) return "help";
-  if (values.version) return "version";
   const [command, ...args] = positionals;
-  if (command === undefined) throw new UsageError("no command given");
-  const arity = ARITY[command];
-  if (arity === undefined) throw new UsageError(`unknown command ${JSON.stringify(command)}`);
-  if (args.length < arity[0] || args.length > arity[1]) {
-    const wanted = arity[0] === arity[1] ? `${arity[0]}` : `at least ${arity[0]}`;
-    throw new UsageError(
-      `${command} takes ${wanted} argument${arity[0] === 1 ? "" : "s"}, received ${args.length}`,
-    );
+  const entry = command === undefined ? undefined : COMMANDS[command];
+  if (command !== undefined && entry === undefined)
+    throw new UsageError(`unknown command ${JSON.stringify(command)}`);
+  if (values.help) return { help: helpText(command) };
+  if (values.version) return "version";
+  if (command === undefined || entry === undefined) throw new UsageError("no command given");
+  if (command === "help" && args[0] !== undefined && COMMANDS[args[0]] === undefined) {
+    throw new UsageError(`unknown command ${JSON.stringify(args[0])}`);
   }
   if (values.watch && command !== "list") throw new UsageError("--watch goes with list only");
+  for (const option of COMMAND_OPTIONS) {
+    if (
+      values[option] !== undefined &&
+      !entry.options.some(([flag]) => flag.split(" ")[0] === `--${option}`)
+    ) {
+      throw new UsageError(`--${option} is not an option of ${command}`);
+    }
+  }
+  const format = values.format ?? "xml";
+  if (!(FORMATS as readonly string[]).includes(format)) {
+    throw new UsageError(`--format must be xml, markdown or json, received ${JSON.stringify(format)}`);
+  }
+  const target = values.target;
+  if (target !== undefined && !(VALIDATION_TARGETS as readonly string[]).includes(target)) {
+    throw new UsageError(`--target must be agentskills, claude or codex, received ${JSON.stringify(target)}`);
+  }
+  const budget = budgetOf(values.budget);
+  const arity = entry.arity;
+  if (args.length < arity[0] || args.length > arity[1]) {
+    const [min, max] = arity;
+    const [wanted, n] =
+      min === max ? [`${min}`, min] : min === 0 ? [`at most ${max}`, max] : [`at least ${min}`, min];
+    throw new UsageError(`${command} takes ${wanted} argument${n === 1 ? "" : "s"}, received ${args.length}`);
+  }
   const preset = values.preset ?? "clarvis";
   if (!Object.hasOwn(PRESETS, preset)) {
     throw new UsageError(`--preset must be clarvis, agents or claude, received ${JSON.stringify(preset)}`);
   }
   for (const key of ["workspace", "home"] as const) {
     if (values[key] === "") throw new UsageError(`--${key} needs a non-empty path`);
+  }
+  const limit = values.limit === undefined ? undefined : Number(values.limit);
+  if (limit !== undefined && (command !== "search" || !(Number.isSafeInteger(limit) && limit > 0))) {
+    throw new UsageError(
+      command !== "search"
+        ? "--limit applies to search only"
+        : `--limit must be a positive integer, received ${JSON.stringify(values.limit)}`,
+    );
   }
   const home = values.home === undefined ? undefined : resolveAgainst(values.home, io.cwd);
   // Tokens keep --root and --user-root in the order given: that order is their precedence.
@@ -95,6 +140,13 @@ function parse(argv: readonly string[], io: CliIo): Invocation | "help" | "versi
     strict: values.strict ?? false,
     followSymlinks: !values["no-follow-symlinks"],
     json: values.json ?? false,
+    wide: values.wide ?? false,
+    format: format as CatalogFormat,
+    ...(budget === undefined ? {} : { budget }),
+    ...(values.query === undefined ? {} : { query: values.query }),
+    recursive: values.recursive ?? false,
+    ...(target === undefined ? {} : { target: target as ValidationTarget }),
+    ...(limit === undefined ? {} : { limit }),
     watch: values.watch ?? false,
   };
 }
@@ -107,48 +159,41 @@ function version(): string {
 
 /**
  * Run the command line `argv` (without the node and script paths) against `io`.
+ * Under `--json`, a failure is one JSON object `{"error":{"code","message"}}` on stdout, nothing on stderr.
  * @returns the exit code: 0 ok, 1 errors found or the operation failed, 2 bad usage; a promise of it
  * for `list --watch`, which runs until `io.signal` aborts.
  * @example process.exitCode = main(process.argv.slice(2), { stdout: …, stderr: …, cwd: process.cwd(), env: process.env })
  */
 export function main(argv: readonly string[], io: CliIo): number | Promise<number> {
   const red = paint(io.stderrIsTTY ?? false, io.env).red;
+  // Known before parsing, so that a usage error under --json is JSON too.
+  const json = argv.includes("--json");
+  const fail = (code: string, message: string, exit: number, text: string): number => {
+    if (json) io.stdout(`${toJson({ error: { code, message } })}\n`);
+    else io.stderr(text);
+    return exit;
+  };
   try {
     const inv = parse(argv, io);
-    if (inv === "help") {
-      io.stdout(HELP);
-      return 0;
-    }
     if (inv === "version") {
       io.stdout(`${version()}\n`);
       return 0;
     }
-    switch (inv.command) {
-      case "list":
-        return inv.watch ? watchListCommand(inv, io) : listCommand(inv, io);
-      case "show":
-        return showCommand(inv, io);
-      case "resource":
-        return resourceCommand(inv, io);
-      case "explain":
-        return explainCommand(inv, io);
-      default:
-        return validateCommand(inv, io);
+    if ("help" in inv) {
+      io.stdout(inv.help);
+      return 0;
     }
+    return (COMMANDS[inv.command] as (typeof COMMANDS)[string]).run(inv, io);
   } catch (e) {
     if (e instanceof UsageError) {
-      io.stderr(
-        `${red("error")}: ${oneLine(e.message)}\n${USAGE}\nRun agent-skills --help for the commands and options.\n`,
-      );
-      return 2;
+      const text = `${red("error")}: ${oneLine(e.message)}\n${USAGE}\nRun agent-skills help for the commands and options.\n`;
+      return fail("usage", e.message, 2, text);
     }
-    if (e instanceof SkillError) {
-      io.stderr(`${red("error")}: ${e.code}: ${showMessage(e.message, io.cwd)}\n`);
-      return 1;
+    if (e instanceof SkillError || e instanceof CliError) {
+      return fail(e.code, e.message, 1, `${red("error")}: ${e.code}: ${showMessage(e.message, io.cwd)}\n`);
     }
     if (e instanceof StartupError) {
-      io.stderr(`${red("error")}: ${showMessage(e.message, io.cwd)}\n`);
-      return 1;
+      return fail("invalid_option", e.message, 1, `${red("error")}: ${showMessage(e.message, io.cwd)}\n`);
     }
     throw e;
   }

@@ -1,9 +1,28 @@
 // The validate command: check paths (or the roots) and print each finding with its fix, then counts by rule.
 import { resolveAgainst, resolveConfig, type ValidationReport, validateSkills } from "../index.js";
 import { type CliIo, type Invocation, rootsOf } from "./context.js";
-import { pad, paint, showMessage, showPath, toJson } from "./text.js";
+import { pad, paint, showMessage, showPath, stripControls, toJson } from "./text.js";
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+/** Longest excerpt shown: a minified line must not flood the terminal. */
+const EXCERPT_WIDTH = 160;
+
+/**
+ * The offending line and a caret under its column, as compilers show them. The caret's indent copies
+ * the line's tabs, so it lines up whatever the tab width.
+ */
+function caret(excerpt: string, column: number | undefined): string[] {
+  const chars = [...stripControls(excerpt).replace(/\n/g, " ")];
+  const at = Math.max(0, (column ?? 1) - 1);
+  const start = at >= EXCERPT_WIDTH ? at - EXCERPT_WIDTH / 2 : 0;
+  const shown = chars.slice(start, start + EXCERPT_WIDTH).join("");
+  const indent = chars
+    .slice(start, at)
+    .map((c) => (c === "\t" ? "\t" : " "))
+    .join("");
+  return [`  | ${shown}`, `  | ${indent}^`];
+}
 
 function print(report: ValidationReport, failed: boolean, strict: boolean, io: CliIo): void {
   const { red, yellow, bold, dim } = paint(io.stdoutIsTTY ?? false, io.env);
@@ -13,6 +32,7 @@ function print(report: ValidationReport, failed: boolean, strict: boolean, io: C
     const where = [showPath(f.file, io.cwd), f.line, f.column].filter((p) => p !== undefined).join(":");
     const severity = f.severity === "error" ? red("error") : yellow("warning");
     out.push(`${where}: ${severity} ${f.rule}: ${showMessage(f.message, io.cwd)}`);
+    if (f.excerpt !== undefined) out.push(...caret(f.excerpt, f.column).map(dim));
     if (f.hint !== "") out.push(dim(`  fix: ${showMessage(f.hint, io.cwd)}`));
   }
   if (report.rules.length > 0) {
@@ -38,9 +58,11 @@ export function validateCommand(inv: Invocation, io: CliIo): number {
   const options = {
     cwd: io.cwd,
     followSymlinks: inv.followSymlinks,
+    recursive: inv.recursive,
     // Every warning is a finding printed below; the global sink is never touched.
     onWarning: () => {},
     ...(inv.home === undefined ? {} : { home: inv.home }),
+    ...(inv.target === undefined ? {} : { target: inv.target }),
   };
   let report: ValidationReport;
   if (inv.args.length > 0) {

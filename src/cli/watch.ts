@@ -1,7 +1,7 @@
 // `list --watch`: the catalog, then each change as it happens, until the io's signal aborts (Ctrl-C in bin.ts).
 import type { AgentSkills, RefreshResult, SkillInfo, SkillWarning } from "../index.js";
-import { listCommand, open, printWarnings } from "./commands.js";
-import type { CliIo, Invocation } from "./context.js";
+import { listCommand } from "./commands.js";
+import { type CliIo, type Invocation, open, printWarnings } from "./context.js";
 import { cut, oneLine, paint, showMessage, toJson } from "./text.js";
 
 /** Columns a change line's description is cut to. */

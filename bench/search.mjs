@@ -1,0 +1,195 @@
+// `npm run bench` (search part): ranking quality on bench/search-eval.json against the real corpus, plain
+// BM25 over name + description as the baseline, then query latency and index build time.
+// Usage: node bench/search.mjs [--tune]   (--tune prints per-query ranks of the dev split only)
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const lib = await import(pathToFileURL(path.join(here, "..", "dist", "index.js")).href);
+const corpus = path.resolve(here, "..", "..", "shared", "corpus", "real-skills");
+const { values } = parseArgs({ options: { tune: { type: "boolean", default: false } } });
+if (!fs.existsSync(corpus)) {
+  console.log(`search bench skipped: no corpus at ${corpus}`);
+  process.exit(0);
+}
+lib.setWarnSink(() => {});
+const roots = fs
+  .readdirSync(corpus, { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name)
+  .sort()
+  .map((name) => ({ path: path.join(corpus, name), source: name }));
+const skills = lib.createAgentSkills({ roots });
+const list = skills.listSkills();
+const { queries } = JSON.parse(fs.readFileSync(path.join(here, "search-eval.json"), "utf8"));
+for (const q of queries)
+  for (const name of Object.keys(q.relevant))
+    if (skills.getSkill(name) === undefined) throw new Error(`${q.id}: no skill ${name} in the catalog`);
+
+/** Plain BM25 (k1 1.2, b 0.75) over name + description as one field, lower-cased words, no stemming: the baseline. */
+function plainBm25(docs) {
+  const toks = (t) => t.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const tf = docs.map((s) => {
+    const m = new Map();
+    const words = toks(`${s.name} ${s.description}`);
+    for (const w of words) m.set(w, (m.get(w) ?? 0) + 1);
+    return { m, len: words.length };
+  });
+  const avg = tf.reduce((a, d) => a + d.len, 0) / tf.length;
+  const df = new Map();
+  for (const d of tf) for (const w of d.m.keys()) df.set(w, (df.get(w) ?? 0) + 1);
+  return (query, limit = 10) => {
+    const scores = tf.map((d, i) => {
+      let s = 0;
+      for (const w of new Set(toks(query))) {
+        const f = d.m.get(w);
+        if (f === undefined) continue;
+        const n = df.get(w);
+        s +=
+          Math.log(1 + (tf.length - n + 0.5) / (n + 0.5)) *
+          ((f * 2.2) / (f + 1.2 * (0.25 + (0.75 * d.len) / avg)));
+      }
+      return [i, s];
+    });
+    return scores
+      .filter(([, s]) => s > 0)
+      .sort((a, b) => b[1] - a[1] || (docs[a[0]].name < docs[b[0]].name ? -1 : 1))
+      .slice(0, limit)
+      .map(([i]) => docs[i].name);
+  };
+}
+
+function metrics(rank, subset) {
+  const answered = subset.filter((q) => Object.keys(q.relevant).length > 0);
+  const none = subset.filter((q) => Object.keys(q.relevant).length === 0);
+  let r5 = 0,
+    s1 = 0,
+    mrr = 0,
+    ndcg = 0;
+  for (const q of answered) {
+    const got = rank(q.query);
+    const rel = q.relevant;
+    const total = Object.keys(rel).length;
+    r5 += got.slice(0, 5).filter((n) => rel[n] !== undefined).length / total;
+    s1 += rel[got[0]] !== undefined ? 1 : 0;
+    const first = got.findIndex((n) => rel[n] !== undefined);
+    mrr += first < 0 ? 0 : 1 / (first + 1);
+    const dcg = got.slice(0, 10).reduce((a, n, i) => a + (2 ** (rel[n] ?? 0) - 1) / Math.log2(i + 2), 0);
+    const ideal = Object.values(rel)
+      .sort((a, b) => b - a)
+      .slice(0, 10)
+      .reduce((a, g, i) => a + (2 ** g - 1) / Math.log2(i + 2), 0);
+    ndcg += dcg / ideal;
+  }
+  const n = answered.length;
+  const empty = none.filter((q) => rank(q.query).length === 0).length;
+  return { n, r5: r5 / n, s1: s1 / n, mrr: mrr / n, ndcg: ndcg / n, empty, none: none.length };
+}
+
+const contents = list.map((s) => skills.loadSkill(s.name));
+const names = (matches) => matches.map((m) => m.skill.name);
+const rankers = {
+  "plain BM25 (name + description)": plainBm25(list),
+  "ours, no floor": (q) => names(skills.search(q, { floor: 0 })),
+  "ours, without body headings, no floor": (q) => names(lib.searchSkills(list, q, { floor: 0 })),
+  "ours, without body headings": (q) => names(lib.searchSkills(list, q)),
+  ours: (q) => names(skills.search(q)),
+};
+// Whole bodies in the headings field (capped like headings): measured, not shipped (see README "Search").
+const wholeBody = Object.freeze(contents.map((c) => ({ ...c, body: c.body.replace(/^/gm, "# ") })));
+rankers["ours, body text instead of headings"] = (q) => names(lib.searchSkills(wholeBody, q));
+
+if (values.tune) {
+  for (const q of queries.filter((x) => x.split === "dev")) {
+    const matches = skills.search(q.query, { floor: 0 });
+    const got = names(matches);
+    const base = rankers["plain BM25 (name + description)"](q.query);
+    const pos = (g) => g.findIndex((n) => q.relevant[n] !== undefined) + 1;
+    const scores = matches
+      .filter((m) => q.relevant[m.skill.name] !== undefined)
+      .map((m) => m.score.toFixed(3));
+    console.log(
+      `${q.id} ours ${pos(got)} base ${pos(base)} top ${matches[0]?.score.toFixed(3)} relevant ${scores.join(" ")} | ${q.query}\n   ${got.slice(0, 5).join(", ")}`,
+    );
+  }
+}
+
+const pct = (x) => `${(100 * x).toFixed(1)}%`;
+console.log(
+  "\n## Search quality (bench/search-eval.json, answered requests; Success@1 and MRR count grade >= 1)\n",
+);
+console.log("| split | ranker | Recall@5 | Success@1 | MRR | nDCG@10 | no-answer empty |");
+console.log("| --- | --- | --- | --- | --- | --- | --- |");
+// While tuning, the held-out split stays out of sight.
+const SPLITS = {
+  dev: (q) => q.split === "dev",
+  test: (q) => q.split === "test",
+  test2: (q) => q.split === "test2",
+  "held-out": (q) => q.split !== "dev",
+  all: () => true,
+};
+for (const split of values.tune ? ["dev"] : Object.keys(SPLITS)) {
+  const subset = queries.filter(SPLITS[split]);
+  for (const [label, rank] of Object.entries(rankers)) {
+    const m = metrics(rank, subset);
+    console.log(
+      `| ${split} (${m.n}+${m.none}) | ${label} | ${pct(m.r5)} | ${pct(m.s1)} | ${m.mrr.toFixed(3)} | ${m.ndcg.toFixed(3)} | ${m.empty}/${m.none} |`,
+    );
+  }
+}
+
+const percentile = (xs, p) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))];
+/** Wall-clock and CPU milliseconds of `fn`: on a shared, loaded machine the CPU figure is the one to compare. */
+function clock(fn) {
+  const cpu = process.cpuUsage();
+  const t = performance.now();
+  fn();
+  const wall = performance.now() - t;
+  const used = process.cpuUsage(cpu);
+  return { wall, cpu: (used.user + used.system) / 1000 };
+}
+const wall = [];
+const cpu = [];
+for (let round = 0; round < 20; round++)
+  for (const q of queries) {
+    const m = clock(() => skills.search(q.query));
+    wall.push(m.wall);
+    cpu.push(m.cpu);
+  }
+const build = (make) => {
+  const runs = [];
+  for (let i = 0; i < 9; i++) {
+    const input = make();
+    runs.push(clock(() => lib.searchSkills(input, "x")));
+  }
+  const ms = (key) =>
+    percentile(
+      runs.map((r) => r[key]),
+      0.5,
+    ).toFixed(1);
+  const least = (key) => Math.min(...runs.map((r) => r[key])).toFixed(1);
+  return `${ms("wall")} ms wall, ${ms("cpu")} ms CPU (least of 9: ${least("wall")} ms wall, ${least("cpu")} ms CPU)`;
+};
+const first = clock(() => lib.createAgentSkills({ roots }).search("x"));
+const create = clock(() => lib.createAgentSkills({ roots }));
+const ms3 = (xs, p) => percentile(xs, p).toFixed(3);
+console.log(
+  `\n## Search speed (${list.length} skills; medians; load average ${os.loadavg()[0].toFixed(1)} on ${os.availableParallelism()} CPUs)\n`,
+);
+console.log(
+  `- query latency over ${wall.length} searches: p50 ${ms3(wall, 0.5)} ms, p95 ${ms3(wall, 0.95)} ms wall; p95 ${ms3(cpu, 0.95)} ms CPU`,
+);
+console.log(`- index build, name + description + metadata (median of 9): ${build(() => [...list])}`);
+console.log(
+  `- index build, plus the first ${600} characters of body headings (median of 9): ${build(() => [...contents])}`,
+);
+console.log(
+  `- index build, plus the first 600 characters of whole bodies (median of 9): ${build(() => [...wholeBody])}`,
+);
+console.log(
+  `- createAgentSkills then a first search() (decodes bodies, builds with headings): ${first.wall.toFixed(0)} ms wall, ${first.cpu.toFixed(0)} ms CPU; createAgentSkills alone: ${create.wall.toFixed(0)} ms wall, ${create.cpu.toFixed(0)} ms CPU`,
+);

@@ -1,0 +1,247 @@
+// A request → the skills that fit it, best first: lexical BM25F, the exact-name rule, a floor, and optional dense fusion.
+import { SkillError } from "./errors.js";
+import { buildIndex, type SearchIndex, scoreAll } from "./searchindex.js";
+import { nameKey, queryConcepts } from "./tokenize.js";
+import type { EmbedFunction, SearchOptions, SkillInfo, SkillMatch } from "./types.js";
+
+/** Options of a search that returns synchronously: no `embed`. */
+export type LexicalSearchOptions = SearchOptions & { embed?: undefined };
+/** Options of a search with `embed`: it returns a Promise. */
+export type EmbeddingSearchOptions = SearchOptions & { embed: EmbedFunction };
+
+const DEFAULT_LIMIT = 10;
+/**
+ * Measured on the development split of bench/search-eval.json (README "Search"): 0.1 empties 4 of its
+ * 6 no-answer requests for 0.8 % of recall@5; 0.12 cost 3.1 % for no more, 0.16 emptied all six for 12.7 %.
+ */
+const DEFAULT_FLOOR = 0.1;
+/** Once the best match clears the floor, the others are kept down to this share of it: a request's second-best skills often match fewer of its words. */
+const TAIL_SHARE = 0.25;
+/** Cosine similarity is model-specific; 0.5 keeps clearly related texts for common sentence embedders. */
+const DEFAULT_MIN_SIMILARITY = 0.5;
+/** The usual reciprocal-rank-fusion constant (Cormack et al. 2009): it damps the weight of the very top ranks. */
+const RRF_K = 60;
+
+interface Resolved {
+  readonly limit: number;
+  readonly floor: number;
+  readonly embed: EmbedFunction | undefined;
+  readonly minSimilarity: number;
+}
+
+function invalid(message: string): SkillError {
+  return new SkillError("invalid_input", `search: ${message}`);
+}
+
+/** Check the query and options before any work, naming the option and the value received. */
+export function resolveSearch(query: unknown, options: unknown): Resolved {
+  if (typeof query !== "string") throw invalid(`query must be a string, got ${typeof query}`);
+  if (options === null || typeof options !== "object") throw invalid("options must be an object");
+  const {
+    limit = DEFAULT_LIMIT,
+    floor = DEFAULT_FLOOR,
+    embed,
+    minSimilarity = DEFAULT_MIN_SIMILARITY,
+  } = options as SearchOptions;
+  if (!(Number.isSafeInteger(limit) && limit > 0))
+    throw invalid(`option "limit" must be a positive integer, got ${String(limit)}`);
+  if (!(typeof floor === "number" && floor >= 0 && floor <= 1))
+    throw invalid(`option "floor" must be a number from 0 to 1, got ${String(floor)}`);
+  if (embed !== undefined && typeof embed !== "function")
+    throw invalid(`option "embed" must be a function, got ${typeof embed}`);
+  if (!(typeof minSimilarity === "number" && minSimilarity >= -1 && minSimilarity <= 1))
+    throw invalid(`option "minSimilarity" must be a number from -1 to 1, got ${String(minSimilarity)}`);
+  return { limit, floor, embed, minSimilarity };
+}
+
+/** Best first; equal scores by name in code-unit order, so every run and platform agrees. */
+function byScore(index: SearchIndex): (a: [number, number], b: [number, number]) => number {
+  return (a, b) => {
+    if (b[1] !== a[1]) return b[1] - a[1];
+    const x = (index.skills[a[0]] as SkillInfo).name;
+    const y = (index.skills[b[0]] as SkillInfo).name;
+    return x < y ? -1 : x > y ? 1 : a[0] - b[0];
+  };
+}
+
+/**
+ * The matches, best first, as [doc, score]: none when the best scores below `floor` (no skill serves
+ * the request), else those scoring at least `floor * TAIL_SHARE`. The skill named exactly as the
+ * query comes first whatever its score.
+ */
+function lexical(index: SearchIndex, query: string, floor: number): [number, number][] {
+  const ranked = [...scoreAll(index, queryConcepts(query))];
+  ranked.sort(byScore(index));
+  const served = ranked.length > 0 && (ranked[0] as [number, number])[1] >= floor;
+  return pinExact(index, query, served ? ranked.filter(([, s]) => s >= floor * TAIL_SHARE) : []);
+}
+
+function pinExact(index: SearchIndex, query: string, ranked: [number, number][]): [number, number][] {
+  const exact = index.names.get(nameKey(query));
+  if (exact === undefined) return ranked;
+  const rest = ranked.filter(([doc]) => doc !== exact);
+  // It outranks everything: its score is lifted just above the best other one.
+  const top = Math.max(ranked.find(([doc]) => doc === exact)?.[1] ?? 0, (rest[0]?.[1] ?? 0) + 1e-9);
+  return [[exact, top], ...rest];
+}
+
+function toMatches(index: SearchIndex, ranked: readonly [number, number][], limit: number): SkillMatch[] {
+  return ranked
+    .slice(0, limit)
+    .map(([doc, score]) => Object.freeze({ skill: index.skills[doc] as SkillInfo, score }));
+}
+
+/** What is embedded for a skill: its name and description, the text a catalog shows. */
+const embedText = (s: SkillInfo) => `${s.name}: ${s.description}`;
+
+const vectorCache = new WeakMap<SearchIndex, Map<EmbedFunction, Promise<number[][]>>>();
+
+function skillVectors(index: SearchIndex, embed: EmbedFunction): Promise<number[][]> {
+  let byFunction = vectorCache.get(index);
+  if (byFunction === undefined) {
+    byFunction = new Map();
+    vectorCache.set(index, byFunction);
+  }
+  let vectors = byFunction.get(embed);
+  if (vectors === undefined) {
+    vectors = embed(index.skills.map(embedText));
+    // A failed call is not cached: the next search tries again.
+    const cache = byFunction;
+    vectors.catch(() => cache.delete(embed));
+    byFunction.set(embed, vectors);
+  }
+  return vectors;
+}
+
+function cosine(a: readonly number[], b: readonly number[]): number {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i] as number;
+    const y = b[i] ?? 0;
+    dot += x * y;
+    na += x * x;
+    nb += y * y;
+  }
+  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
+}
+
+async function fused(
+  index: SearchIndex,
+  query: string,
+  o: Resolved,
+  embed: EmbedFunction,
+): Promise<SkillMatch[]> {
+  const [vectors, queryVectors] = await Promise.all([skillVectors(index, embed), embed([query])]);
+  // The embedder is the caller's code: check its answer rather than fail deep inside cosine().
+  const count = (v: unknown) => (Array.isArray(v) ? v.length : typeof v);
+  if (count(vectors) !== index.skills.length || count(queryVectors) !== 1)
+    throw invalid(
+      `embed must return one vector per text (${index.skills.length} skills and 1 query, got ${count(vectors)} and ${count(queryVectors)})`,
+    );
+  const q = queryVectors[0];
+  if (!Array.isArray(q) || !vectors.every(Array.isArray))
+    throw invalid("embed must return arrays of numbers");
+  const dense = vectors
+    .map((v, doc): [number, number] => [doc, cosine(q, v)])
+    .filter(([, s]) => s >= o.minSimilarity);
+  dense.sort(byScore(index));
+  const lex = lexical(index, query, o.floor);
+  const score = new Map<number, number>();
+  for (const list of [lex, dense])
+    for (const [rank, [doc]] of list.entries())
+      score.set(doc, (score.get(doc) ?? 0) + 1 / (RRF_K + rank + 1));
+  const ranked = [...score].sort(byScore(index));
+  return toMatches(index, pinExact(index, query, ranked), o.limit);
+}
+
+/** Run a resolved search on a built index: synchronous without `embed`, a Promise with it. */
+export function searchIndex(
+  index: SearchIndex,
+  query: string,
+  o: Resolved,
+): readonly SkillMatch[] | Promise<readonly SkillMatch[]> {
+  if (o.embed !== undefined) return fused(index, query, o, o.embed).then((m) => Object.freeze(m));
+  return Object.freeze(toMatches(index, lexical(index, query, o.floor), o.limit));
+}
+
+const indexCache = new WeakMap<readonly SkillInfo[], SearchIndex>();
+
+/** The index of a skills array, built once per array (a catalog from `listSkills()` is one frozen array per snapshot). */
+function indexOf(skills: readonly SkillInfo[]): SearchIndex {
+  let index = indexCache.get(skills);
+  if (index === undefined) {
+    if (!Array.isArray(skills)) throw invalid(`skills must be an array of SkillInfo, got ${typeof skills}`);
+    skills.forEach((s: Partial<Record<string, unknown>> | null, i) => {
+      for (const key of ["name", "description"])
+        if (typeof s?.[key] !== "string") throw invalid(`skills[${i}].${key} must be a string`);
+    });
+    const bodyOf = (s: SkillInfo) => (s as { body?: unknown }).body;
+    index = buildIndex(
+      skills.map((skill, i) => {
+        const body = bodyOf(skill);
+        return { skill, key: String(i), body: typeof body === "string" ? () => body : undefined };
+      }),
+    );
+    // Only a frozen array cannot change behind the cache's back.
+    if (Object.isFrozen(skills)) indexCache.set(skills, index);
+  }
+  return index;
+}
+
+/**
+ * Rank `skills` for a request, best first. Pure: no I/O, the same input gives the same output.
+ * Field-weighted BM25 over name, description, the string values of metadata and, for entries that
+ * carry a `body` (a `SkillContent`), its headings; a skill named exactly as the query comes first;
+ * matches below `floor` are dropped, so an unserved request gets `[]`.
+ * @throws {SkillError} `invalid_input` for a bad query, skills array or option.
+ * @example
+ * const top = searchSkills(skills.listSkills(), "turn these notes into slides", { limit: 5 });
+ */
+export function searchSkills(
+  skills: readonly SkillInfo[],
+  query: string,
+  options?: LexicalSearchOptions,
+): readonly SkillMatch[];
+export function searchSkills(
+  skills: readonly SkillInfo[],
+  query: string,
+  options: EmbeddingSearchOptions,
+): Promise<readonly SkillMatch[]>;
+/** With options whose `embed` is not known statically: an array, or a Promise when `embed` is given. */
+export function searchSkills(
+  skills: readonly SkillInfo[],
+  query: string,
+  options?: SearchOptions,
+): readonly SkillMatch[] | Promise<readonly SkillMatch[]>;
+export function searchSkills(
+  skills: readonly SkillInfo[],
+  query: string,
+  options: SearchOptions = {},
+): readonly SkillMatch[] | Promise<readonly SkillMatch[]> {
+  const resolved = resolveSearch(query, options);
+  return searchIndex(indexOf(skills), query, resolved);
+}
+
+/**
+ * For each of `shown` (a subset of `skills`, in its order), its place when ranked by relevance to
+ * `query`: 0 for the best, the exact name first, skills sharing no word with the query last, ties in
+ * list order. Ranked over the whole of `skills`, whose index is cached when it is a catalog from
+ * `listSkills()`. Used by renderCatalog, which drops the highest place first.
+ */
+export function relevanceOrder(
+  skills: readonly SkillInfo[],
+  shown: readonly SkillInfo[],
+  query: string,
+): number[] {
+  const index = indexOf(skills);
+  const rank = new Map(lexical(index, query, 0).map(([doc], r) => [index.skills[doc] as SkillInfo, r]));
+  const rankOf = (i: number) => rank.get(shown[i] as SkillInfo) ?? Number.POSITIVE_INFINITY;
+  const byRelevance = shown.map((_, i) => i).sort((a, b) => rankOf(a) - rankOf(b) || a - b);
+  const place = new Array<number>(shown.length);
+  byRelevance.forEach((i, p) => {
+    place[i] = p;
+  });
+  return place;
+}

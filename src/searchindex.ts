@@ -1,0 +1,210 @@
+// SkillInfo (+ body) → an inverted index, and a query → field-weighted BM25 (BM25F) scores in [0, 1].
+import { nameKey, type QueryConcept, terms } from "./tokenize.js";
+import type { SkillInfo } from "./types.js";
+
+/** The fields a skill is indexed on, in this order everywhere below. */
+const FIELDS = ["name", "description", "metadata", "headings"] as const;
+/**
+ * Field weights and length normalisation, measured on the development half of bench/search-eval.json:
+ * a word of the name counts most; headings add vocabulary at a low weight (see README "Search").
+ */
+const WEIGHT: readonly number[] = [3, 1, 0.6, 0.3];
+const B: readonly number[] = [0.3, 0.75, 0.75, 0.75];
+/**
+ * BM25 term saturation. Higher than the usual 1.2 because the field weights already multiply a name
+ * hit by 3: with 1.2 one name word saturated, and Success@1 on the development split was 4 points lower.
+ */
+const K1 = 2;
+/** An alternative from the synonym table counts this much of the word typed. */
+const ALTERNATIVE = 0.8;
+/**
+ * Metadata keys, at any depth, whose string values describe what a skill is for. An allowlist: the
+ * rest of real frontmatter is commands, URLs, versions and environment names, which only add noise.
+ */
+const PROSE_KEYS = new Set([
+  "tags",
+  "keywords",
+  "triggers",
+  "aliases",
+  "category",
+  "categories",
+  "topics",
+  "domain",
+  "type",
+  "summary",
+  "short-description",
+  "when_to_use",
+  "when-to-use",
+  "use-when",
+  "argument-hint",
+]);
+
+/** The least catalog size IDF is computed for; see scoreAll. */
+const MIN_DOCS = 1000;
+/** How much of a body's headings is indexed. */
+const HEADINGS_CHARS = 600;
+
+/** One skill to index: its entry, a function giving its body (called only when the skill is new), and what identifies this version of it. */
+export interface IndexInput {
+  readonly skill: SkillInfo;
+  readonly body?: (() => string) | undefined;
+  readonly key: string;
+}
+
+/** The terms of one skill version, per field, with the field lengths. Reused across rebuilds while its key holds. */
+interface Analysis {
+  readonly key: string;
+  readonly counts: ReadonlyMap<string, readonly number[]>;
+  readonly lengths: readonly number[];
+}
+
+/** The built index of one catalog. Immutable. */
+export interface SearchIndex {
+  readonly skills: readonly SkillInfo[];
+  readonly analyses: readonly Analysis[];
+  /** term → [doc, pseudo term frequency] pairs, doc ascending. */
+  readonly postings: ReadonlyMap<string, Float64Array>;
+  /** Folded name (see nameKey) → doc, for the exact-name rule. */
+  readonly names: ReadonlyMap<string, number>;
+}
+
+/** The string values under PROSE_KEYS anywhere in metadata (depth-limited: frontmatter is untrusted). */
+function metadataText(value: unknown, out: string[], depth: number, prose: boolean): void {
+  if (typeof value === "string") {
+    if (prose) out.push(value);
+  } else if (depth > 4 || value === null || typeof value !== "object") return;
+  else if (Array.isArray(value)) for (const v of value) metadataText(v, out, depth + 1, prose);
+  else
+    for (const [k, v] of Object.entries(value))
+      metadataText(v, out, depth + 1, prose || PROSE_KEYS.has(k.toLowerCase()));
+}
+
+/** The markdown headings of a body, as one text; `#` lines inside fenced code are shell or Python comments, not headings. */
+function headings(body: string): string {
+  const out: string[] = [];
+  let fenced = false;
+  let length = 0;
+  // exec in a loop rather than match: it stops at the cap instead of scanning the whole body.
+  const line = /^(?:#{1,6}[ \t]|```|~~~).*$/gm;
+  for (let m = line.exec(body); m !== null; m = line.exec(body)) {
+    const text = m[0];
+    if (!text.startsWith("#")) fenced = !fenced;
+    else if (!fenced) {
+      out.push(text);
+      // The first headings say what the skill is about; a long reference body's hundredth heading adds
+      // build time (the whole set costs 4x the catalog) more than it adds to ranking.
+      length += text.length;
+      if (length >= HEADINGS_CHARS) break;
+    }
+  }
+  return out.join("\n");
+}
+
+function analyse(input: IndexInput): Analysis {
+  const meta: string[] = [];
+  metadataText(input.skill.metadata, meta, 0, false);
+  const texts = [
+    input.skill.name,
+    input.skill.description,
+    meta.join("\n"),
+    input.body === undefined ? "" : headings(input.body()),
+  ];
+  const counts = new Map<string, number[]>();
+  const lengths = texts.map((text, f) => {
+    const list = terms(text);
+    for (const t of list) {
+      const c = counts.get(t) ?? [0, 0, 0, 0];
+      c[f] = (c[f] as number) + 1;
+      counts.set(t, c);
+    }
+    return list.length;
+  });
+  return { key: input.key, counts, lengths };
+}
+
+/**
+ * Index `inputs` (sorted by name, as a catalog is). Skills whose key is found in `previous` reuse its
+ * analysis, so a rebuild after a refresh tokenises only what changed.
+ */
+export function buildIndex(inputs: readonly IndexInput[], previous?: SearchIndex): SearchIndex {
+  const reuse = new Map(previous?.analyses.map((a) => [a.key, a]));
+  const analyses = inputs.map((input) => reuse.get(input.key) ?? analyse(input));
+  const average = FIELDS.map((_, f) => {
+    const total = analyses.reduce((sum, a) => sum + (a.lengths[f] as number), 0);
+    return Math.max(total / Math.max(analyses.length, 1), 1);
+  });
+  const lists = new Map<string, number[]>();
+  analyses.forEach((a, doc) => {
+    const norm = FIELDS.map((_, f) => {
+      const b = B[f] as number;
+      return 1 - b + (b * (a.lengths[f] as number)) / (average[f] as number);
+    });
+    for (const [term, c] of a.counts) {
+      let tf = 0;
+      for (let f = 0; f < FIELDS.length; f++)
+        tf += ((WEIGHT[f] as number) * (c[f] as number)) / (norm[f] as number);
+      const list = lists.get(term);
+      if (list === undefined) lists.set(term, [doc, tf]);
+      else list.push(doc, tf);
+    }
+  });
+  const postings = new Map([...lists].map(([t, l]) => [t, Float64Array.from(l)]));
+  const names = new Map<string, number>();
+  inputs.forEach((input, doc) => {
+    const key = nameKey(input.skill.name);
+    if (!names.has(key)) names.set(key, doc);
+  });
+  return { skills: inputs.map((i) => i.skill), analyses, postings, names };
+}
+
+/** Pseudo term frequency per doc of one alternative: a phrase ("machin learn") counts where all its terms occur, at the least of them. */
+function alternativeTf(index: SearchIndex, alternative: string): Map<number, number> {
+  const parts = alternative.split(" ");
+  let acc: Map<number, number> | undefined;
+  for (const part of parts) {
+    const list = index.postings.get(part);
+    const next = new Map<number, number>();
+    if (list !== undefined)
+      for (let i = 0; i < list.length; i += 2) {
+        const doc = list[i] as number;
+        const tf = list[i + 1] as number;
+        if (acc === undefined) next.set(doc, tf);
+        else if (acc.has(doc)) next.set(doc, Math.min(tf, acc.get(doc) as number));
+      }
+    acc = next;
+  }
+  return acc ?? new Map();
+}
+
+/**
+ * Each doc's score for the concepts of a query: the BM25F sum over concepts, divided by the sum of
+ * the concepts' IDF (what a doc matching every concept strongly would approach), so it lies in
+ * [0, 1) and one floor fits every query. Multiplied by the square root of the share of the query's
+ * IDF the doc matches at all, so one strongly matched word (a skill named "vibes") does not beat a description that
+ * covers the whole request.
+ */
+export function scoreAll(index: SearchIndex, concepts: readonly QueryConcept[]): Map<number, number> {
+  // IDF over a handful of skills is noise (a word in 2 of 3 skills would weigh almost nothing), so a
+  // small store is scored as a sample of a catalog of at least MIN_DOCS; the 2,106-skill corpus is unaffected.
+  const n = Math.max(index.skills.length, MIN_DOCS);
+  const raw = new Map<number, number>();
+  const matched = new Map<number, number>();
+  let ideal = 0;
+  for (const c of concepts) {
+    const tfs = alternativeTf(index, c.term);
+    for (const alt of c.alternatives)
+      for (const [doc, tf] of alternativeTf(index, alt)) tfs.set(doc, (tfs.get(doc) ?? 0) + ALTERNATIVE * tf);
+    // A word no skill uses still counts in the ideal: a request about something the catalog lacks
+    // should score low, which is what lets the floor return nothing.
+    const idf = Math.log(1 + (n - tfs.size + 0.5) / (tfs.size + 0.5));
+    ideal += idf;
+    for (const [doc, tf] of tfs) {
+      raw.set(doc, (raw.get(doc) ?? 0) + (idf * tf) / (K1 + tf));
+      matched.set(doc, (matched.get(doc) ?? 0) + idf);
+    }
+  }
+  const scores = new Map<number, number>();
+  // The square root: a full power penalised partial matches too hard (nDCG@10 0.753 against 0.783 on the development split).
+  for (const [doc, s] of raw) scores.set(doc, (s / ideal) * Math.sqrt((matched.get(doc) as number) / ideal));
+  return scores;
+}

@@ -1,0 +1,175 @@
+// What validate's paths hold: a root or a skill (classify), the skill directories at any depth (--recursive), and the no-manifest finding when there are none.
+import * as path from "node:path";
+import { type Draft, finish } from "./findings.js";
+import { type DirEntry, fsCode, readdirSync, realpathSync, statSync } from "./fsx.js";
+
+/** How deep below a PATH `--recursive` looks; deeper folders are not read. */
+export const MAX_WALK_DEPTH = 32;
+/** How many folders one PATH's walk reads at most. */
+const MAX_WALK_DIRS = 100_000;
+
+/** Folders never worth a look: installed packages and git's store hold no skill of their own. */
+const SKIPPED = new Set(["node_modules", ".git"]);
+
+const isManifest = (e: DirEntry) => e.name.toLowerCase() === "skill.md";
+
+/** What a walk found: skill directories in sorted order, and why it stopped early or skipped a folder. */
+export interface Walk {
+  /** The skill directories found, in sorted depth-first order. */
+  readonly skills: string[];
+  /** Folders that could not be read, or the PATH whose walk stopped at the folder limit. */
+  readonly problems: { readonly path: string; readonly message: string }[];
+}
+
+/**
+ * Every directory below `top` (itself included) that holds a `SKILL.md`, in sorted depth-first order.
+ * A skill directory's own subfolders are its resources, so the walk does not enter them. Symlinked
+ * folders are followed only with `follow`: one that is a skill directory is checked wherever it
+ * points (as discovery would serve it), but the walk descends only into folders whose real path is
+ * inside `top`'s, so a link to `/` or `..` does not walk the disk. Each real folder is read once, so a
+ * symlink loop ends.
+ */
+export function findSkillDirs(top: string, follow: boolean): Walk {
+  const skills: string[] = [];
+  const problems: { path: string; message: string }[] = [];
+  const seen = new Set<string>();
+  let read = 0;
+  let base = "";
+  const visit = (dir: string, depth: number): void => {
+    let entries: DirEntry[];
+    let inside: boolean;
+    try {
+      const real = realpathSync(dir);
+      inside = real === base || real.startsWith(base.endsWith(path.sep) ? base : base + path.sep);
+      if (seen.has(real)) return;
+      seen.add(real);
+      if (++read > MAX_WALK_DIRS) {
+        if (read === MAX_WALK_DIRS + 1) {
+          problems.push({
+            path: top,
+            message: `has over ${MAX_WALK_DIRS} folders; the rest were not searched`,
+          });
+        }
+        return;
+      }
+      entries = readdirSync(dir);
+    } catch (e) {
+      // A file-system refusal is a finding; fsCode rethrows anything else (a bug of ours surfaces).
+      problems.push({ path: dir, message: `cannot be read (${fsCode(e)})` });
+      return;
+    }
+    if (entries.some(isManifest)) {
+      skills.push(dir);
+      return;
+    }
+    if (depth >= MAX_WALK_DEPTH || !inside) return;
+    for (const e of entries) {
+      if (SKIPPED.has(e.name)) continue;
+      const child = path.join(dir, e.name);
+      // A symlink is followed to a folder only; one to a file, or dangling, is no folder to search.
+      if (e.type === "dir" || (follow && e.type === "symlink" && statSync(child)?.isDirectory())) {
+        visit(child, depth + 1);
+      }
+    }
+  };
+  // A root that does not exist holds nothing (presets name such roots); one that is a file is said so.
+  const st = statSync(top);
+  if (st?.isDirectory()) {
+    base = realpathSync(top);
+    visit(top, 0);
+  } else if (st !== undefined) problems.push({ path: top, message: "is not a directory" });
+  return { skills, problems };
+}
+
+const draft = (rule: string, file: string, message: string): Draft => ({ rule, file, message });
+
+/** A file name one slip away from `SKILL.md`: another case or extension, a plural, a one-letter typo. */
+export function isNearMiss(name: string): boolean {
+  const lower = name.toLowerCase();
+  if (lower === "skill.md") return false;
+  return /^skills?[._ -]?(?:md|markdown|mdx|txt|yaml|yml)$/.test(lower) || /^skil+s?\.md$/.test(lower);
+}
+
+/**
+ * Up to `limit` files below `top`, at most `depth` folders down, whose names `match`: hints for a
+ * report that already fails, so an unreadable folder just offers none.
+ */
+function filesBelow(top: string, depth: number, limit: number, match: (name: string) => boolean): string[] {
+  const found: string[] = [];
+  const visit = (dir: string, level: number): void => {
+    let entries: DirEntry[];
+    try {
+      entries = readdirSync(dir);
+    } catch (e) {
+      fsCode(e);
+      return;
+    }
+    for (const e of entries) {
+      if (found.length >= limit) return;
+      if (e.type !== "dir" && match(e.name)) found.push(path.join(dir, e.name));
+      else if (e.type === "dir" && level < depth && !SKIPPED.has(e.name))
+        visit(path.join(dir, e.name), level + 1);
+    }
+  };
+  visit(top, 0);
+  return found;
+}
+
+/** Up to 5 files named like a manifest but not `SKILL.md`, at most three folders below `top`. */
+const nearMisses = (top: string): string[] => filesBelow(top, 3, 5, isNearMiss);
+
+/** What a path given to validate is: a root, a skill directory, or a finding that ends its check. */
+export function classify(p: string): { kind: "root" | "skill"; dir: string } | Draft {
+  try {
+    const st = statSync(p);
+    if (st === undefined) return draft("path-missing", p, "does not exist");
+    if (st.isFile()) {
+      if (path.basename(p).toLowerCase() === "skill.md") return { kind: "skill", dir: path.dirname(p) };
+      return draft("not-a-skill", p, "is a file but not a SKILL.md; skipped");
+    }
+    if (!st.isDirectory()) return draft("not-a-skill", p, "is not a file or a directory; skipped");
+    const holdsManifest = readdirSync(p).some((e) => e.name.toLowerCase() === "skill.md");
+    return { kind: holdsManifest ? "skill" : "root", dir: p };
+  } catch (e) {
+    return draft("unreadable", p, `cannot be read (${fsCode(e)})`);
+  }
+}
+
+const HINT_MISSING_ROOT = "check --root, --workspace and --home: agent-skills roots shows where it looks";
+
+/** Checking nothing is a failure: a CI gate pointed one folder too high must not pass. */
+export function nothingChecked(p: string, drafts: readonly Draft[], recursive: boolean): Draft | undefined {
+  // An error under the path already fails the run and says more.
+  const within = (f: string) => f === p || f.startsWith(p.endsWith(path.sep) ? p : p + path.sep);
+  if (drafts.some((d) => within(d.file) && finish(d).severity === "error")) return undefined;
+  if (statSync(p) === undefined) {
+    return { ...draft("no-manifest", p, "does not exist, so nothing was checked"), hint: HINT_MISSING_ROOT };
+  }
+  const rel = (f: string) => JSON.stringify(path.relative(p, f) || path.basename(f));
+  const near = nearMisses(p);
+  if (near.length > 0) {
+    const found = `found ${near.map(rel).join(", ")}: a manifest must be named SKILL.md`;
+    return {
+      ...draft("no-manifest", p, `no SKILL.md was found, so nothing was checked; ${found}`),
+      hint: "rename the file to SKILL.md",
+    };
+  }
+  if (recursive) {
+    return {
+      ...draft("no-manifest", p, "no SKILL.md was found at any depth below it, so nothing was checked"),
+      hint: "check the path: each skill is a folder holding a SKILL.md",
+    };
+  }
+  // Manifests deeper than <PATH>/<name>/SKILL.md: a plugin repository, or a PATH one folder too high.
+  const deeper = filesBelow(p, 6, 1, (n) => n.toLowerCase() === "skill.md")[0];
+  const message = "no skill directory (<name>/SKILL.md) was found in it, so nothing was checked";
+  return deeper === undefined
+    ? {
+        ...draft("no-manifest", p, message),
+        hint: "give the folder of skill directories, or a skill directory",
+      }
+    : {
+        ...draft("no-manifest", p, `${message}; a SKILL.md lies deeper (${rel(deeper)})`),
+        hint: "add --recursive, or give the folder that holds the skill directories",
+      };
+}

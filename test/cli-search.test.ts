@@ -1,0 +1,70 @@
+// `agent-skills search QUERY [--limit N] [--json]`: usage errors first, then the table and the JSON.
+import { describe, expect, test } from "vitest";
+import { run } from "./helpers/cli.js";
+import { skill, writeTree } from "./helpers/fixture.js";
+
+const root = () =>
+  writeTree({
+    "pdf/SKILL.md": skill("pdf", "Extract text and tables from PDF files."),
+    "pdf-merge/SKILL.md": skill("pdf-merge", "Merge several PDF files into one."),
+    "slides/SKILL.md": skill("slides", "Build a PowerPoint deck from an outline."),
+  });
+
+describe("usage errors exit 2", () => {
+  test.each([
+    [["search"], "error: search takes 1 argument, received 0"],
+    [["search", "pdf", "--limit", "0"], 'error: --limit must be a positive integer, received "0"'],
+    [["search", "pdf", "--limit", "two"], 'error: --limit must be a positive integer, received "two"'],
+    [["list", "--limit", "3"], "error: --limit applies to search only"],
+  ])("%o", (argv, message) => {
+    const { code, out, err } = run([...argv, "--root", root()]);
+    expect([code, out]).toEqual([2, ""]);
+    expect(err.split("\n")[0]).toBe(message);
+  });
+});
+
+describe("search", () => {
+  test("prints score, name and description, best first, then a count", () => {
+    const { code, out, err } = run(["search", "merge pdf files", "--root", root()]);
+    expect([code, err]).toEqual([0, ""]);
+    const lines = out.split("\n");
+    expect(lines[0]).toBe("SCORE  NAME       DESCRIPTION");
+    expect(lines.slice(1, -2).map((l) => l.split(/\s+/)[1])).toEqual(["pdf-merge", "pdf"]);
+    expect(lines[1]).toMatch(/^0\.\d{3} {2}pdf-merge {2}Merge several PDF files into one\.$/);
+    expect(lines.at(-2)).toBe("2 skills, best first");
+  });
+
+  test("--limit caps the list; --json prints the matches", () => {
+    const dir = root();
+    const { out } = run(["search", "merge pdf files", "--limit", "1", "--json", "--root", dir]);
+    const matches = JSON.parse(out) as { skill: { name: string }; score: number }[];
+    expect(matches.map((m) => m.skill.name)).toEqual(["pdf-merge"]);
+    expect(matches[0]?.score).toBeGreaterThan(0);
+  });
+
+  test("on a terminal the description is cut to its width; the scan's warnings go to stderr", () => {
+    const dir = root();
+    writeTree({ "broken/SKILL.md": "no frontmatter" }, dir);
+    const { code, out, err } = run(["search", "merge pdf files", "--limit", "1", "--root", dir], {
+      stdoutIsTTY: true,
+      columns: 40,
+      env: { NO_COLOR: "1" },
+    });
+    expect(code).toBe(0);
+    expect(out.split("\n")).toEqual([
+      "SCORE  NAME       DESCRIPTION",
+      "0.556  pdf-merge  Merge several PDF fil…",
+      "1 skill, best first",
+      "",
+    ]);
+    expect(err).toMatch(/^warning: invalid_skill: /);
+  });
+
+  test("a request no skill serves says so and still exits 0", () => {
+    expect(run(["search", "knit a winter scarf", "--root", root()])).toEqual({
+      code: 0,
+      out: "no skill fits this request\n",
+      err: "",
+    });
+  });
+});
