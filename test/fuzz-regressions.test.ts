@@ -111,3 +111,16 @@ describe("resources", () => {
     expect(skills.resourcePath("s", "ok.txt")).toBe(path.join(root, "s", "ok.txt"));
   });
 });
+
+test("without following symlinks, `x/..` in a resource path is resolved lexically: x need not exist", () => {
+  // Found by `npm run fuzz` (the property's own check lstat'ed the missing x); the library was right.
+  const root = writeTree({ "s/SKILL.md": skill("s"), "s/ref.md": "ref", "s/link.md": { symlink: "ref.md" } });
+  const skills = createAgentSkills({ roots: [{ path: root }], followSymlinks: false });
+  expect(skills.resourcePath("s", "⁄/../ref.md//")).toBe(path.join(root, "s", "ref.md"));
+  expect(() => skills.resourcePath("s", "missing/../link.md")).toThrow(
+    expect.objectContaining({
+      code: "not_found",
+      message: expect.stringContaining("goes through a symlink"),
+    }),
+  );
+});
