@@ -4,7 +4,8 @@
 import * as fs from "node:fs";
 
 const [url, rootsJson, mode] = process.argv.slice(2);
-const { createAgentSkills } = await import(url);
+const { createAgentSkills, setWarnSink } = await import(url);
+setWarnSink(() => {});
 const roots = JSON.parse(rootsJson);
 const skills = createAgentSkills({ roots });
 if (mode === "discovery") {
