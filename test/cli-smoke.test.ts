@@ -60,7 +60,7 @@ test("the README's CLI reference shows the real outputs of catalog, roots, valid
     return `$ agent-skills ${argv.join(" ")}\n${r.stdout}${r.stderr}`.split(REPO).join("…/agent-skills");
   };
   for (const argv of [
-    ["catalog", "--format", "markdown", "--budget", "300", ...EXAMPLE],
+    ["catalog", "--format", "markdown", ...EXAMPLE],
     ["roots", ...EXAMPLE],
     ["list", "--root", "skils"],
     ["validate", "examples/plugin-repo"],
