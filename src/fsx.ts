@@ -258,9 +258,9 @@ function waitTurn(): Promise<void> {
   return nextTurn;
 }
 
-/** Carry out one op without blocking. */
-export async function runOpAsync(op: FsOp): Promise<FsResult[keyof FsResult]> {
-  if (op.op !== "turn") fault(op.op === "names" ? "readdir" : op.op, op.path);
+/** Carry out one fs op without blocking (a `turn` is the async driver's own: see {@link runAsync}). */
+async function runOpAsync(op: Exclude<FsOp, { op: "turn" }>): Promise<FsResult[keyof FsResult]> {
+  fault(op.op === "names" ? "readdir" : op.op, op.path);
   switch (op.op) {
     case "readdir":
       return toEntries(await pReaddir(op.path, { withFileTypes: true }));
@@ -272,8 +272,6 @@ export async function runOpAsync(op: FsOp): Promise<FsResult[keyof FsResult]> {
       return toStat(await pStat(op.path));
     case "realpath":
       return await pRealpath(op.path);
-    case "turn":
-      return undefined;
     case "readManifest": {
       const fd = await pOpen(op.path, manifestFlags(op.noFollow));
       try {
