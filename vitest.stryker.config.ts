@@ -10,6 +10,10 @@ export default mergeConfig(
       exclude: ["test/cli-smoke.test.ts", "test/faults-privileges.test.ts"],
       // Stryker gives no coverage run of its own to this config.
       coverage: { enabled: false },
+      // One module graph for all the files a mutant runs: each mutant re-ran ~40 files' imports, and a run
+      // went from ~8 to ~25 mutants a minute on two cores. Stryker switches mutants by a global, not by
+      // re-importing, so sharing modules does not hide one.
+      isolate: false,
     },
   }),
 );
