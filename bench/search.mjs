@@ -1,6 +1,10 @@
 // `npm run bench` (search part): ranking quality on bench/search-eval.json against the real corpus, plain
 // BM25 over name + description as the baseline, then query latency and index build time.
-// Usage: node bench/search.mjs [--tune]   (--tune prints per-query ranks of the dev split only)
+// Usage: node bench/search.mjs [--split NAME]... [--tune] [--quality-only]
+//   --split dev       only these splits (repeatable; default: every split). Tune with `--split dev` only:
+//                     the held-out splits are looked at once, at the end, never to change the ranker.
+//   --tune            also print per-query ranks of the chosen splits (dev when none is chosen)
+//   --quality-only    skip the speed measurements
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -10,7 +14,13 @@ import { parseArgs } from "node:util";
 const here = path.dirname(fileURLToPath(import.meta.url));
 const lib = await import(pathToFileURL(path.join(here, "..", "dist", "index.js")).href);
 const corpus = path.resolve(here, "..", "..", "shared", "corpus", "real-skills");
-const { values } = parseArgs({ options: { tune: { type: "boolean", default: false } } });
+const { values } = parseArgs({
+  options: {
+    tune: { type: "boolean", default: false },
+    split: { type: "string", multiple: true },
+    "quality-only": { type: "boolean", default: false },
+  },
+});
 if (!fs.existsSync(corpus)) {
   console.log(`search bench skipped: no corpus at ${corpus}`);
   process.exit(0);
@@ -102,8 +112,24 @@ const rankers = {
 const wholeBody = Object.freeze(contents.map((c) => ({ ...c, body: c.body.replace(/^/gm, "# ") })));
 rankers["ours, body text instead of headings"] = (q) => names(lib.searchSkills(wholeBody, q));
 
+// While tuning, the held-out splits stay out of sight.
+const SPLITS = {
+  dev: (q) => q.split === "dev",
+  test: (q) => q.split === "test",
+  test2: (q) => q.split === "test2",
+  "held-out": (q) => q.split !== "dev",
+  all: () => true,
+};
+const chosen = values.split ?? (values.tune ? ["dev"] : Object.keys(SPLITS));
+for (const split of chosen)
+  if (SPLITS[split] === undefined && !queries.some((q) => q.split === split))
+    throw new Error(
+      `--split ${split}: no such split (${Object.keys(SPLITS).join(", ")}, or a split named in the file)`,
+    );
+const inSplit = (split) => SPLITS[split] ?? ((q) => q.split === split);
+
 if (values.tune) {
-  for (const q of queries.filter((x) => x.split === "dev")) {
+  for (const q of queries.filter((x) => chosen.some((split) => inSplit(split)(x)))) {
     const matches = skills.search(q.query, { floor: 0 });
     const got = names(matches);
     const base = rankers["plain BM25 (name + description)"](q.query);
@@ -123,16 +149,8 @@ console.log(
 );
 console.log("| split | ranker | Recall@5 | Success@1 | MRR | nDCG@10 | no-answer empty |");
 console.log("| --- | --- | --- | --- | --- | --- | --- |");
-// While tuning, the held-out split stays out of sight.
-const SPLITS = {
-  dev: (q) => q.split === "dev",
-  test: (q) => q.split === "test",
-  test2: (q) => q.split === "test2",
-  "held-out": (q) => q.split !== "dev",
-  all: () => true,
-};
-for (const split of values.tune ? ["dev"] : Object.keys(SPLITS)) {
-  const subset = queries.filter(SPLITS[split]);
+for (const split of chosen) {
+  const subset = queries.filter(inSplit(split));
   for (const [label, rank] of Object.entries(rankers)) {
     const m = metrics(rank, subset);
     console.log(
@@ -140,6 +158,8 @@ for (const split of values.tune ? ["dev"] : Object.keys(SPLITS)) {
     );
   }
 }
+
+if (values["quality-only"]) process.exit(0);
 
 const percentile = (xs, p) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))];
