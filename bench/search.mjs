@@ -106,7 +106,7 @@ const rankers = {
   "ours, no floor": (q) => names(skills.search(q, { floor: 0 })),
   "ours, without the body, no floor": (q) => names(lib.searchSkills(list, q, { floor: 0 })),
   "ours, without the body": (q) => names(lib.searchSkills(list, q)),
-  "ours, floor 0.1 (0.1.x)": (q) => names(skills.search(q, { floor: 0.1 })),
+  "ours, floor 0.1 (before issue 14)": (q) => names(skills.search(q, { floor: 0.1 })),
   ours: (q) => names(skills.search(q)),
 };
 

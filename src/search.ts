@@ -14,7 +14,7 @@ const DEFAULT_LIMIT = 10;
  * Chosen for requests longer than the ones tuned on. On the development split 0.08 empties 4 of its 6
  * no-answer requests at no cost in recall@5; on the same requests padded with generic context ("…, I
  * need this done for a project at work", six paddings) it costs at most 3.6 % of recall@5, against up
- * to 8.1 % for 0.1 (the 0.1.x floor) and 5.1 % for 0.09 (README "Search", Decisions).
+ * to 8.1 % for 0.1 (the floor before the body was indexed) and 5.1 % for 0.09 (README "Search", Decisions).
  */
 const DEFAULT_FLOOR = 0.08;
 /** Once the best match clears the floor, the others are kept down to this share of it: a request's second-best skills often match fewer of its words. */

@@ -178,7 +178,7 @@ describe("the floor", () => {
     const query =
       "turn my meeting notes into slides for the quarterly review with the board of directors next week";
     expect(names(SHOP.search(query))[0]).toBe("meeting-deck");
-    // The 0.1.x floor of 0.1 dropped it: the words of context count against the best match.
+    // The earlier floor of 0.1 dropped it: the words of context count against the best match.
     expect(SHOP.search(query, { floor: 0.1 })).toEqual([]);
   });
 
