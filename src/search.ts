@@ -195,7 +195,7 @@ function indexOf(skills: readonly SkillInfo[]): SearchIndex {
 /**
  * Rank `skills` for a request, best first. Pure: no I/O, the same input gives the same output.
  * Field-weighted BM25 over name, description, the string values of metadata and, for entries that
- * carry a `body` (a `SkillContent`), its headings; a skill named exactly as the query comes first;
+ * carry a `body` (a `SkillContent`), the opening of its body; a skill named exactly as the query comes first;
  * matches below `floor` are dropped, so an unserved request gets `[]`.
  * @throws {SkillError} `invalid_input` for a bad query, skills array or option.
  * @example
