@@ -105,7 +105,9 @@ for (let i = pairs.length - 1; i > 0; i--) {
 
 if (values.json) console.log(JSON.stringify(pairs, null, 2));
 else {
-  console.log(`# ${pairs.length} unjudged pairs for split ${values.split} (top ${depth} of each ranker, pooled)`);
+  console.log(
+    `# ${pairs.length} unjudged pairs for split ${values.split} (top ${depth} of each ranker, pooled)`,
+  );
   for (const p of pairs)
     console.log(`${p.id}\t${p.query}\n\t${p.skill}: ${p.description.replace(/\s+/g, " ").slice(0, 300)}`);
 }
