@@ -128,7 +128,9 @@ const SPLITS = {
   dev: (q) => q.split === "dev",
   test: (q) => q.split === "test",
   test2: (q) => q.split === "test2",
-  "held-out": (q) => q.split !== "dev",
+  test3: (q) => q.split === "test3",
+  "held-out: test + test2": (q) => q.split === "test" || q.split === "test2",
+  "held-out: test + test2 + test3": (q) => q.split !== "dev",
   all: () => true,
 };
 const chosen = values.split ?? (values.tune ? ["dev"] : Object.keys(SPLITS));
