@@ -27,8 +27,9 @@ export function splitManifest(text: string): SplitManifest {
   const open = OPENING.exec(text);
   if (open === null) return NO_OPENING;
   const start = open[0].length;
+  // From the very end of the text nothing can match: no end-of-text shortcut needed.
   CLOSING.lastIndex = start;
-  const close = start === text.length ? null : CLOSING.exec(text);
+  const close = CLOSING.exec(text);
   if (close === null) return NO_CLOSING;
   return {
     ok: true,
@@ -69,15 +70,16 @@ export function splitManifestBytes(bytes: Uint8Array): SplitBytes | undefined {
   const end = bytes.length;
   const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
   const open = fenceEnd(bytes, bom);
-  if (open === -1) return NO_OPENING;
   const start =
     bytes[open] === 0x0a ? open + 1 : bytes[open] === 0x0d && bytes[open + 1] === 0x0a ? open + 2 : open;
+  // No fence (`open` is -1, so `start` is too) or something other than a line end after it.
   if (start === open && open !== end) return NO_OPENING;
   const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  // The closing fence is the first `---` at a line start (the frontmatter's first line, or just after
-  // a terminator) that only spaces or tabs follow to the line's end: a native search finds candidates.
+  // The closing fence is the first `---` at a line start (just after a terminator: the frontmatter's
+  // first line follows the opening fence's LF) that only spaces or tabs follow to the line's end: a
+  // native search finds candidates.
   for (let at = buf.indexOf(FENCE, start); at !== -1; at = buf.indexOf(FENCE, at + 1)) {
-    if (at !== start && !afterTerminator(buf, at)) continue;
+    if (!afterTerminator(buf, at)) continue;
     const after = fenceEnd(buf, at);
     if (after === end || terminator(buf, after) > 0) {
       // Valid UTF-8 already: toString decodes it as the decoder would, a BOM kept, without a view first.
