@@ -6,7 +6,8 @@ export type SplitManifest =
   | { readonly ok: true; readonly frontmatter: string; readonly body: string }
   | { readonly ok: false; readonly message: string; readonly line?: number };
 
-const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+// UTF-8, dropping a leading BOM. Not `fatal`: it only ever decodes bytes that isUtf8 accepted.
+const decoder = new TextDecoder();
 
 /** Decode strict UTF-8, dropping a leading BOM; `undefined` for bytes that are not UTF-8. */
 export function decodeUtf8(bytes: Uint8Array): string | undefined {
@@ -42,9 +43,6 @@ export function splitManifest(text: string): SplitManifest {
 export type SplitBytes =
   | { readonly ok: true; readonly frontmatter: string; readonly body: Uint8Array }
   | { readonly ok: false; readonly message: string; readonly line?: number };
-
-// Bytes reach these only once validated; a BOM inside the text is content, as it is for splitManifest.
-const partDecoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
 /** After `---` and any spaces or tabs at `i`: the index past them, or -1. */
 function fenceEnd(b: Uint8Array, i: number): number {
@@ -99,5 +97,6 @@ function afterTerminator(b: Uint8Array, i: number): boolean {
 
 /** The body as served: the bytes after the closing fence, decoded and trimmed. */
 export function bodyText(body: Uint8Array): string {
-  return partDecoder.decode(body).trim();
+  // A BOM starting the body is dropped by the decoder, and by trim() (U+FEFF is white space) anyway.
+  return decoder.decode(body).trim();
 }

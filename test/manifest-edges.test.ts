@@ -24,6 +24,11 @@ describe("the BOM: only EF BB BF is skipped", () => {
     expect(verdict("\ufeff---\nname: a\n---\nBody")).toEqual(OK);
   });
 
+  test("a BOM starting the body is not served; one inside the frontmatter is kept", () => {
+    expect(verdict("---\nname: a\n---\n\ufeffBody")).toEqual(OK);
+    expect(verdict("---\n\ufeffname: a\n---\nBody")).toEqual({ ...OK, frontmatter: "\ufeffname: a\n" });
+  });
+
   // Each is a BOM with one byte changed: U+EEFF is EE BB BF, U+FEBF is EF BA BF, U+FEC0 is EF BB 80.
   test.each([
     ["U+EEFF", "\ueeff"],
