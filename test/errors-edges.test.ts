@@ -1,10 +1,21 @@
 // The error model at its edges: what a SkillError carries (and does not) for each option, how each
 // kind of value reads in a StartupError message, and the escape of each class of unprintable unit.
 import { describe, expect, test } from "vitest";
-import { printable } from "../src/errors.js";
+import { printable, SKILL_ERROR_CODES } from "../src/errors.js";
 import { resolveConfig, SkillError, StartupError } from "../src/index.js";
 
 describe("SkillError", () => {
+  test("the closed set of codes, as SPEC §1 lists them", () => {
+    expect(SKILL_ERROR_CODES).toEqual([
+      "invalid_skill",
+      "duplicate_skill",
+      "path_escape",
+      "invalid_input",
+      "not_found",
+      "not_a_file",
+    ]);
+  });
+
   test("without options: the code and message, and no cause, path or skill property at all", () => {
     const e = new SkillError("not_found", "no skill named x");
     expect([e.name, e.code, e.message]).toEqual(["SkillError", "not_found", "no skill named x"]);
@@ -78,10 +89,15 @@ describe("printable", () => {
     ["the last C1 control", "\u009f", "\\x9f"],
     ["the line separator", "\u2028", "\\u2028"],
     ["a bidirectional override", "\u202e", "\\u202e"],
+    ["a bidirectional isolate", "\u2066", "\\u2066"],
     ["a lone high surrogate", "\ud800", "\\ud800"],
     ["a lone low surrogate", "\udc00", "\\udc00"],
   ])("writes %s as a visible escape", (_, unit, shown) => {
     expect(printable(`a${unit}b`)).toBe(`a${shown}b`);
+  });
+
+  test("escapes every unprintable unit of the text, not only the first", () => {
+    expect(printable("\u001b[31m\nred\u2069")).toBe("\\x1b[31m\\x0ared\\u2069");
   });
 
   test("leaves printable text, a surrogate pair and U+00A0 to U+00FF alone", () => {
