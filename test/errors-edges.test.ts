@@ -2,7 +2,7 @@
 // kind of value reads in a StartupError message, and the escape of each class of unprintable unit.
 import { describe, expect, test } from "vitest";
 import { printable, SKILL_ERROR_CODES } from "../src/errors.js";
-import { resolveConfig, SkillError, StartupError } from "../src/index.js";
+import { agentsSkillRoots, resolveConfig, SkillError, StartupError } from "../src/index.js";
 
 describe("SkillError", () => {
   test("the closed set of codes, as SPEC §1 lists them", () => {
@@ -78,6 +78,30 @@ describe("how a received value reads in a StartupError message", () => {
       message = (e as StartupError).message;
     }
     expect(message).toBe('roots[0] must be an object with a "path", received undefined');
+  });
+});
+
+describe("how a caller's thrown value reads in a StartupError message", () => {
+  /** The message of the error a preset throws when reading its `workspace` option throws `thrown`. */
+  function trapped(thrown: unknown): string {
+    const opts = {
+      get workspace(): string {
+        throw thrown;
+      },
+    };
+    try {
+      agentsSkillRoots(opts);
+    } catch (e) {
+      if (e instanceof StartupError) return e.message;
+      throw e;
+    }
+    return "accepted";
+  }
+
+  test("an Error by its message, anything else as a value", () => {
+    expect(trapped(new RangeError("no access"))).toBe('preset option "workspace" cannot be read: no access');
+    expect(trapped("no access")).toBe('preset option "workspace" cannot be read: "no access"');
+    expect(trapped(undefined)).toBe('preset option "workspace" cannot be read: undefined');
   });
 });
 
