@@ -15,8 +15,7 @@ function distance(a: string, b: string, max: number): number {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       let d = Math.min((previous[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost);
       // At i = 1 or j = 1 one side reads index -1 (undefined), so no swap is found there.
-      if (a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
-        d = Math.min(d, (before[j - 2] ?? 0) + 1);
+      if (a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, (before[j - 2] ?? 0) + 1);
       row.push(d);
     }
     [before, previous] = [previous, row];
