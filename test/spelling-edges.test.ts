@@ -22,6 +22,8 @@ describe("closest: edits counted", () => {
     ["abcdefgh", "abxyefzw"], // two pairs replaced, not swapped: 4
     ["cd", "xc"], // an insertion and a deletion, not a swap: 2 over a cap of 1
     ["xc", "cy"], // a deletion and an insertion, not a swap: 2
+    ["abcdefgh", "abcde"], // lengths 3 apart: too far without counting
+    ["ab", "abcd"],
     ["xab", "yba"], // a substitution then a swap: 2 over a cap of 1
     ["abcdefg", "abxyzfg"], // three substitutions: 3
     ["xy   ", "abcd-"], // spaces fold to one hyphen, the cap stays the word's: xy- against abcd- is 4
