@@ -2,6 +2,7 @@
 // value, and `~\` on a system whose separator is `/`.
 import * as path from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
+import { startsAtHome } from "../src/config.js";
 import { setFaultHook } from "../src/fsx.js";
 import { type AgentSkillsOptions, resolveAgainst, resolveConfig, StartupError } from "../src/index.js";
 import { tempDir } from "./helpers/fixture.js";
@@ -21,6 +22,22 @@ function startupError(run: () => unknown): StartupError {
 
 const refusal = (options: unknown) =>
   startupError(() => resolveConfig(options as AgentSkillsOptions)).message;
+
+describe("startsAtHome: ~ then a separator", () => {
+  test.each([
+    ["~/x", "/", true],
+    ["~/x", "\\", true],
+    ["~\\x", "\\", true], // Windows: either separator
+    ["~\\x", "/", false], // elsewhere a backslash is an ordinary character
+    ["x~\\", "\\", false],
+    ["x~/", "/", false],
+    ["~x", "\\", false],
+    ["~user\\x", "\\", false],
+    ["\\x", "\\", false],
+  ])("%j with separator %j: %s", (p, sep, expected) => {
+    expect(startsAtHome(p, sep)).toBe(expected);
+  });
+});
 
 describe.skipIf(path.sep !== "/")("resolveAgainst where the separator is /", () => {
   test("~\\ is an ordinary relative path, as ~user/ is", () => {
