@@ -52,7 +52,12 @@ describe("claude", () => {
     const hint = "write the text without <tags>; describe the format in words";
     expect(check({ name: "a<b>", description: "Use </out> here." }, "claude")).toEqual([
       { rule: "claude-xml-tags", key: "name", message: 'name contains the XML tag "<b>"', hint },
-      { rule: "claude-xml-tags", key: "description", message: 'description contains the XML tag "</out>"', hint },
+      {
+        rule: "claude-xml-tags",
+        key: "description",
+        message: 'description contains the XML tag "</out>"',
+        hint,
+      },
     ]);
   });
 });
