@@ -30,6 +30,8 @@ describe("fold", () => {
       "APIs_2",
       "URLs",
       "URLs2",
+      "URLsX",
+      "URLsx",
       "HTMLParser",
       "parseHTML5Doc",
       "myXMLs",
@@ -55,6 +57,7 @@ describe("stem", () => {
     // -sses → -ss; a plural -s, but not after ss, us or is.
     ["esses", "ess"],
     ["classes", "class"],
+    ["missions", "mission"],
     ["class", "class"],
     ["status", "status"],
     ["analysis", "analysis"],
