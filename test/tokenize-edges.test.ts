@@ -2,7 +2,9 @@
 // the ASCII fast path giving exactly what the Unicode path gives, each suffix rule of the stemmer at and
 // just past its length limit, stopwords and short words, and the concepts of a query.
 import { describe, expect, test } from "vitest";
+import { createAgentSkills } from "../src/index.js";
 import { fold, nameKey, queryConcepts, stem, terms, words } from "../src/tokenize.js";
+import { skill, writeTree } from "./helpers/fixture.js";
 
 describe("fold", () => {
   test.each([
@@ -21,7 +23,18 @@ describe("fold", () => {
 
   test("a plural acronym before an underscore stays whole on the ASCII path too (regression)", () => {
     expect(fold("get_URLs_list")).toBe("get_urls_list");
-    expect(terms("get_URLs_list")).toEqual(["url", "list"]);
+    expect(nameKey("get_URLs_list")).toBe("get-urls-list");
+    // So the skill named as the query comes first, as it did for the same query with an accent.
+    const roots = [
+      {
+        path: writeTree({
+          "get-urls-list/SKILL.md": skill("get-urls-list", "Fetch pages."),
+          "url-list/SKILL.md": skill("url-list", "List URLs: the URLs of a page as a list of URLs."),
+        }),
+      },
+    ];
+    const skills = createAgentSkills({ roots });
+    expect(skills.search("get_URLs_list").map((m) => m.skill.name)).toEqual(["get-urls-list", "url-list"]);
   });
 
   test("the ASCII fast path folds exactly as the Unicode path does", () => {
