@@ -241,7 +241,8 @@ export function relevanceOrder(
   const index = indexOf(skills);
   const rank = new Map(lexical(index, query, 0).map(([doc], r) => [index.skills[doc] as SkillInfo, r]));
   const rankOf = (i: number) => rank.get(shown[i] as SkillInfo) ?? Number.POSITIVE_INFINITY;
-  const byRelevance = shown.map((_, i) => i).sort((a, b) => rankOf(a) - rankOf(b) || a - b);
+  // Two unranked skills compare as NaN (∞ − ∞), which sort() reads as equal; it is stable, so they keep list order.
+  const byRelevance = shown.map((_, i) => i).sort((a, b) => rankOf(a) - rankOf(b));
   const place: number[] = [];
   byRelevance.forEach((i, p) => {
     place[i] = p;

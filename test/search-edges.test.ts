@@ -132,6 +132,27 @@ describe("ties", () => {
   });
 });
 
+test("fused: equal scores and equal names keep the array's order, whatever order the lists met them in", async () => {
+  // Lexically the second skill ranks first (a shorter description), by similarity the first: each gets
+  // 1/61 + 1/62, and the lexical list, met first, has them in the wrong order.
+  const skills = [
+    info("same", "A glacier among the mountains.", { path: "a/SKILL.md" }),
+    info("same", "Glacier.", { path: "b/SKILL.md" }),
+  ];
+  const table: Record<string, number[]> = {
+    "same: A glacier among the mountains.": [1, 0],
+    "same: Glacier.": [0.8, 0.6],
+    glacier: [1, 0],
+  };
+  const embed = (async (texts: string[]) => texts.map((t) => table[t] ?? [0, 0])) as EmbedFunction;
+  expect(searchSkills(skills, "glacier").map((m) => m.skill.path)).toEqual(["b/SKILL.md", "a/SKILL.md"]);
+  const got = await searchSkills(skills, "glacier", { embed });
+  expect(got.map((m) => [m.skill.path, m.score])).toEqual([
+    ["a/SKILL.md", 1 / 61 + 1 / 62],
+    ["b/SKILL.md", 1 / 61 + 1 / 62],
+  ]);
+});
+
 describe("with an embedder", () => {
   /** An embedder answering from a table of text → vector, and counting the catalog embeddings it made. */
   function embedder(table: Record<string, unknown>, answer?: (texts: string[]) => unknown) {
@@ -225,9 +246,14 @@ test("a plain array is indexed again on each search: a skill added to it is foun
 
 describe("relevanceOrder", () => {
   test("skills sharing no word with the query come last, in list order", () => {
-    const skills = ["one", "two", "three", "four", "five", "six"].map((n) => info(n, "Does things."));
-    skills.push(info("lantern", "Lights."));
-    expect(relevanceOrder(skills, skills, "lantern")).toEqual([1, 2, 3, 4, 5, 6, 0]);
+    // 70: past the length (64) up to which V8 sorts by insertion alone, so runs are merged too.
+    const skills = Array.from({ length: 70 }, (_, i) => info(`skill-${i}`, "Does things."));
+    skills.splice(30, 0, info("lantern", "Lights."));
+    skills.push(info("lantern-oil", "Fuel."));
+    const place = relevanceOrder(skills, skills, "lantern");
+    expect(place[30]).toBe(0);
+    expect(place[71]).toBe(1);
+    expect(place.filter((_, i) => i !== 30 && i !== 71)).toEqual(Array.from({ length: 70 }, (_, i) => i + 2));
   });
 
   test("nothing shown, no places", () => {
