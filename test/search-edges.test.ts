@@ -195,6 +195,12 @@ describe("with an embedder", () => {
     expect(names(all)).toEqual(["amber", "birch", "cedar"]);
   });
 
+  test("a skill vector shorter than the query's reads its missing dimensions as 0", async () => {
+    const short = { ...table, "birch: Two.": [1] };
+    const got = await searchSkills(skills(), "zzzz", { embed: embedder(short).embed, minSimilarity: 1 });
+    expect(got.map((m) => [m.skill.name, m.score])).toEqual([["birch", 1 / 61]]);
+  });
+
   test.each([
     [
       (texts: string[]) => (texts.length > 1 ? [[1, 0]] : [[1, 0]]),
