@@ -2,7 +2,8 @@
 //
 // The subset: block mappings with plain keys, block sequences (of scalars, flow collections or
 // compact mappings), plain scalars (one line, or folded over more-indented lines), single-line
-// quoted scalars, `|`/`|-`/`>`/`>-` block scalars, single-line flow collections, and `#` comments.
+// quoted scalars, `|`/`|-`/`>`/`>-` block scalars (after a key or a dash, or alone on the line below a
+// key), single-line flow collections, and `#` comments.
 // Scalars resolve by the YAML 1.2 core schema exactly as the `yaml` package does. Anything else,
 // and anything that package would report as an error (duplicate keys, `: ` inside a plain value),
 // declines, so that the caller's `yaml` parse decides and reports.
@@ -50,16 +51,18 @@ class Scanner {
     return j < this.lines.length ? skipSpaces(this.lines[j] as string, 0) : -1;
   }
 
-  /** After a value that ends on its line: the next content must not be indented deeper than `indent`. */
-  endOfValue(rest: string, indent: number, keyed: boolean): void {
+  /**
+   * After a flow or quoted value: only a comment may follow it on its line. A deeper line after it is
+   * left unread, which declines the whole text (every structure stops at a line it cannot read).
+   */
+  endOfValue(rest: string): void {
     const p = skipSpaces(rest, 0);
-    // Text after a complete flow or quoted value on a top-level key's line is yaml's error for sure.
-    // (Not a colon, which yaml can read as the start of an implicit key.)
-    if (p > 0 && p < rest.length && !"#:".includes(rest[p] as string))
-      throw keyed && indent === 0 ? YAML_ERROR : DECLINE;
-    if (p < rest.length && (rest[p] !== "#" || p === 0)) decline();
+    if (p < rest.length && (p === 0 || rest[p] !== "#")) {
+      // A colon may start an implicit key, which yaml reads; any other text is yaml's error, in any context.
+      if (rest[p] === ":") decline();
+      throw YAML_ERROR;
+    }
     this.i++;
-    if (this.indentAt(this.next(this.i)) > indent) decline();
   }
 
   mapping(indent: number, depth: number): Record<string, unknown> {
@@ -69,10 +72,8 @@ class Scanner {
       const line = this.lines[j] as string;
       const at = skipSpaces(line, 0);
       const colon = at === indent ? keyEnd(line, at) : -1;
-      if (colon === -1) {
-        if (at < indent) break;
-        decline();
-      }
+      // The mapping ends here; a line that belongs to nothing is left unread, and fastParse declines.
+      if (colon === -1) break;
       const key = line.slice(at, colon);
       if (Object.hasOwn(map, key) || ("tTfFnN_".includes(key[0] as string) && SPECIAL_KEYS.has(key)))
         decline();
@@ -87,14 +88,14 @@ class Scanner {
     const c = rest[0];
     if (c === undefined || c === "#") {
       const j = this.next(this.i + 1);
+      // -1 past the end: the value is null.
       const at = this.indentAt(j);
-      const line = this.lines[j] ?? "";
       this.i = j;
-      if (at === indent && line.startsWith("- ", at)) return this.sequence(at, depth + 1);
+      // A sequence may sit at its key's own indentation.
+      if (at >= indent && (this.lines[j] as string).startsWith("- ", at)) return this.sequence(at, depth + 1);
       if (at <= indent) return null;
-      if (line.startsWith("- ", at)) return this.sequence(at, depth + 1);
+      const line = this.lines[j] as string;
       if (keyEnd(line, at) !== -1) return this.mapping(at, depth + 1);
-      if (line[at] === "|" || line[at] === ">") decline();
       return this.inline(line.slice(at), indent, depth);
     }
     return this.inline(rest, indent, depth, true);
@@ -115,7 +116,7 @@ class Scanner {
         if (e !== DECLINE || !lines) throw e;
         return this.flowLines(rest, indent, depth);
       }
-      this.endOfValue(rest.slice(parsed[1]), indent, keyed);
+      this.endOfValue(rest.slice(parsed[1]));
       return parsed[0];
     }
     if (c === "|" || c === ">") return this.block(rest, indent);
@@ -152,12 +153,12 @@ class Scanner {
     for (let j = this.next(this.i); j < this.lines.length; j = this.next(this.i)) {
       const line = this.lines[j] as string;
       const at = skipSpaces(line, 0);
-      if (at < indent || (at === indent && !line.startsWith("- ", at))) break;
-      if (at > indent) decline();
+      // The sequence ends here; a deeper line is left unread, and fastParse declines.
+      if (at !== indent || !line.startsWith("- ", at)) break;
       this.i = j;
       const col = skipSpaces(line, at + 1);
       const item = line.slice(col);
-      if (item.startsWith("-") || item.startsWith("|") || item.startsWith(">")) decline();
+      // A nested `- ` item is not a plain scalar (plain() declines it); `|` and `>` are block scalars.
       if (keyEnd(item, 0) !== -1) {
         // A compact mapping: its first entry shares the dash's line, the rest align with it.
         this.lines[j] = " ".repeat(col) + item;
@@ -170,20 +171,18 @@ class Scanner {
   }
 
   /** A plain scalar starting with `first`, folded over following lines indented deeper than `indent`. */
-  plain(first: string, indent: number, keyed = false): unknown {
+  plain(first: string, indent: number, keyed: boolean): unknown {
     let text = first;
     const comment = text.indexOf(" #");
     if (comment !== -1) text = text.slice(0, comment);
     text = text.trimEnd();
-    // A top-level value may not start with a reserved or flow indicator: yaml's BAD_SCALAR_START.
-    if (!plainStart(text))
-      throw keyed && indent === 0 && ",@`%".includes(text[0] as string) ? YAML_ERROR : DECLINE;
+    // A value may not start with a reserved or flow indicator: yaml's BAD_SCALAR_START, in any context.
+    if (!plainStart(text)) throw ",@`%".includes(text[0] as string) ? YAML_ERROR : DECLINE;
     // On a top-level key's line, `: ` is yaml's "nested mappings are not allowed" error for sure.
     if (text.includes(": ")) throw keyed && indent === 0 ? YAML_ERROR : DECLINE;
     if (text.endsWith(":")) decline();
     let blanks = 0;
     let j = this.i + 1;
-    let folded = false;
     for (; j < this.lines.length; j++) {
       const line = this.lines[j] as string;
       const at = skipSpaces(line, 0);
@@ -197,11 +196,11 @@ class Scanner {
       if (more.includes(": ") || more.endsWith(":") || more.includes(" #")) decline();
       text += (blanks === 0 ? " " : "\n".repeat(blanks)) + more;
       blanks = 0;
-      folded = true;
       this.i = j;
     }
     this.i++;
-    return folded ? text : resolvePlain(text);
+    // Folded text holds a space or line break, which no core-schema form does: it stays a string.
+    return resolvePlain(text);
   }
 
   /** A `|`, `|-`, `>` or `>-` block scalar whose header is `header`, under a key at `indent`. */
@@ -224,7 +223,7 @@ class Scanner {
         kept.push(line.slice(body));
       } else break;
     }
-    while (kept.length > 0 && kept[kept.length - 1] === "") kept.pop();
+    while (kept.at(-1) === "") kept.pop();
     this.i = j;
     let text = "";
     if (literal) text = kept.join("\n");
@@ -250,10 +249,10 @@ class Scanner {
  */
 export function fastParse(text: string): Record<string, unknown> | undefined | typeof YAML_ERROR {
   if (UNSURE_CHARS.test(text)) return undefined;
-  const scanner = new Scanner(text.includes("\r") ? text.replaceAll("\r\n", "\n") : text);
+  const scanner = new Scanner(text.replaceAll("\r\n", "\n"));
   try {
-    const first = scanner.next(0);
-    if (first === scanner.lines.length || scanner.indentAt(first) !== 0) return undefined;
+    // No content is yaml's null, not a mapping. Indented content is left unread by mapping(0).
+    if (scanner.next(0) === scanner.lines.length) return undefined;
     const map = scanner.mapping(0, 0);
     return scanner.next(scanner.i) === scanner.lines.length ? map : undefined;
   } catch (e) {

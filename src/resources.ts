@@ -78,8 +78,8 @@ export function listResources(
       note("resource_skipped", `${dir} cannot be read (${fsCode(e)})`, dir);
       return;
     }
+    // A limit met below returns from here at once; a limit met deeper is seen after enter() below.
     for (const entry of entries) {
-      if (stopped) return;
       const abs = path.join(dir, entry.name);
       const relPath = rel === "" ? entry.name : `${rel}/${entry.name}`;
       // Messages name the path as the skill is known by; fs calls go through the recorded base.
@@ -128,8 +128,9 @@ export function listResources(
           continue;
         }
         type = st.isDirectory() ? "dir" : st.isFile() ? "file" : "other";
-        // Below a linked directory, fs calls go through its real path, so every walked path is real.
-        if (type === "dir") target = real;
+        // Below a linked directory, fs calls go through its real path, so every walked path is real (only
+        // a directory's target is used).
+        target = real;
       }
       if (type === "file") {
         if (rel === "" && entry.name === manifestName) continue;

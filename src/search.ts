@@ -11,10 +11,12 @@ export type EmbeddingSearchOptions = SearchOptions & { embed: EmbedFunction };
 
 const DEFAULT_LIMIT = 10;
 /**
- * Measured on the development split of bench/search-eval.json (README "Search"): 0.1 empties 4 of its
- * 6 no-answer requests for 0.8 % of recall@5; 0.12 cost 3.1 % for no more, 0.16 emptied all six for 12.7 %.
+ * Chosen for requests longer than the ones tuned on. On the development split 0.08 empties 4 of its 6
+ * no-answer requests at no cost in recall@5; on the same requests padded with generic context ("…, I
+ * need this done for a project at work", six paddings) it costs at most 3.6 % of recall@5, against up
+ * to 8.1 % for 0.1 (the floor before the body was indexed) and 5.1 % for 0.09 (README "Search", Decisions).
  */
-const DEFAULT_FLOOR = 0.1;
+const DEFAULT_FLOOR = 0.08;
 /** Once the best match clears the floor, the others are kept down to this share of it: a request's second-best skills often match fewer of its words. */
 const TAIL_SHARE = 0.25;
 /** Cosine similarity is model-specific; 0.5 keeps clearly related texts for common sentence embedders. */
@@ -193,7 +195,7 @@ function indexOf(skills: readonly SkillInfo[]): SearchIndex {
 /**
  * Rank `skills` for a request, best first. Pure: no I/O, the same input gives the same output.
  * Field-weighted BM25 over name, description, the string values of metadata and, for entries that
- * carry a `body` (a `SkillContent`), its headings; a skill named exactly as the query comes first;
+ * carry a `body` (a `SkillContent`), the opening of its body; a skill named exactly as the query comes first;
  * matches below `floor` are dropped, so an unserved request gets `[]`.
  * @throws {SkillError} `invalid_input` for a bad query, skills array or option.
  * @example

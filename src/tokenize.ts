@@ -107,11 +107,11 @@ export function fold(text: string): string {
   if (ASCII.test(text))
     return text
       .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
-      .replace(/([A-Z])([A-Z][a-z])/g, "$1 $2")
+      .replace(/([A-Z])([A-Z](?!s\b)[a-z])/g, "$1 $2")
       .toLowerCase();
   return text
     .replace(/(\p{Ll}|\p{N})(\p{Lu})/gu, "$1 $2")
-    .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, "$1 $2")
+    .replace(/(\p{Lu})(\p{Lu}(?!s(?![\p{L}\p{N}]))\p{Ll})/gu, "$1 $2")
     .normalize("NFKD")
     .replace(/\p{M}+/gu, "")
     .toLowerCase();
@@ -151,26 +151,32 @@ export function words(text: string): string[] {
   return fold(text).match(WORD) ?? [];
 }
 
-const stemmed = new Map<string, string>();
+/**
+ * A run of ASCII letters and digits, or of anything beyond ASCII. A non-Unicode pattern: on whole
+ * bodies it is several times faster than matching WORD over the folded text. Separators in ASCII are
+ * separators either way; a run with other characters is split exactly by {@link words} (see termsOf).
+ */
+const RUN = /[A-Za-z0-9\u0080-\uffff]+/g;
 
-/** The stem of a folded word, memoised: the catalog repeats its vocabulary thousands of times. */
-function stemOf(word: string): string {
-  let s = stemmed.get(word);
-  if (s === undefined) {
-    s = stem(word);
+const runTerms = new Map<string, readonly string[]>();
+
+/** The terms of one run: folded, split, stopwords out, stemmed; memoised, as a catalog repeats its words thousands of times. */
+function termsOf(run: string): readonly string[] {
+  let out = runTerms.get(run);
+  if (out === undefined) {
+    out = words(run)
+      .filter((w) => w.length >= 2 && !STOPWORDS.has(w))
+      .map(stem);
     // Bounded so a long-lived process indexing ever-new text cannot grow it without end.
-    if (stemmed.size < 200_000) stemmed.set(word, s);
+    if (runTerms.size < 200_000) runTerms.set(run, out);
   }
-  return s;
+  return out;
 }
 
 /** The search terms of `text`: folded, split on anything not a letter or digit, stopwords out, stemmed. */
 export function terms(text: string): string[] {
   const out: string[] = [];
-  for (const w of words(text)) {
-    if (w.length < 2 || STOPWORDS.has(w)) continue;
-    out.push(stemOf(w));
-  }
+  for (const run of text.match(RUN) ?? []) for (const t of termsOf(run)) out.push(t);
   return out;
 }
 

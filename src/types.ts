@@ -241,7 +241,7 @@ export interface SearchOptions {
    * The relevance floor, in [0, 1]: when the best lexical match scores below it, no skill serves the
    * request and the lexical result is `[]`; otherwise matches are kept down to a quarter of it.
    * `0` keeps every skill that shares a word with the request. A skill named exactly as the query is
-   * always returned. @default 0.1
+   * always returned. @default 0.08
    */
   floor?: number;
   /**

@@ -2,7 +2,7 @@
 // must take the fast path (no decline) and give exactly yaml's value, as a block value and inside flow.
 import { describe, expect, test } from "vitest";
 import { parseDocument } from "yaml";
-import { fastParse } from "../src/fastyaml.js";
+import { fastParse, YAML_ERROR } from "../src/fastyaml.js";
 
 /** What the `yaml` path makes of `text`. */
 function viaYaml(text: string): unknown {
@@ -206,9 +206,23 @@ describe("the fast path's edges (each pins a line Stryker found untested)", () =
     for (const text of ["m: {é: 1}\n", "m: {a:1}\n"]) expect(fastParse(text), text).toBeUndefined();
   });
 
-  test("text yaml rejects declines: a quote run on, a key without its colon, items without a comma", () => {
-    for (const text of ['k: "a"\'b"\n', 'm: {"a" 1}\n', 'm: ["a" "b"]\n']) {
+  test("text yaml rejects declines: a key without its colon, items without a comma", () => {
+    for (const text of ['m: {"a" 1}\n', 'm: ["a" "b"]\n']) {
       expect(fastParse(text), text).toBeUndefined();
+      expect(parseDocument(text).errors.length, text).toBeGreaterThan(0);
+    }
+  });
+
+  test("text run on after a closed quote or bracket is yaml's error, said so, at any depth", () => {
+    for (const text of [
+      'k: "a"\'b"\n',
+      "k: [a]b\n",
+      'k: "a" b\n',
+      'k: "a"#c\n',
+      'm:\n  - "a" b\n',
+      "m:\n  k: {a: 1} z\n",
+    ]) {
+      expect(fastParse(text), text).toBe(YAML_ERROR);
       expect(parseDocument(text).errors.length, text).toBeGreaterThan(0);
     }
   });

@@ -183,7 +183,8 @@ describe("resource enumeration", () => {
   });
 
   test("stops after 10,000 files with resource_limit", () => {
-    const root = writeTree({ "s/SKILL.md": skill("s") });
+    // more/ comes after many/: once the limit is met it is not walked, so the limit warns once.
+    const root = writeTree({ "s/SKILL.md": skill("s"), "s/more/x.txt": "x" });
     const dir = path.join(root, "s", "many");
     fs.mkdirSync(dir);
     for (let i = 0; i < 10_005; i++) fs.writeFileSync(path.join(dir, `f${String(i).padStart(5, "0")}`), "");

@@ -115,6 +115,20 @@ describe("ranking", () => {
     expect(names(s.search(query))).toEqual([expected]);
   });
 
+  test("an acronym's plural is the acronym: PDFs, URLs, LLMs", () => {
+    const s = store([
+      ["pdf-merge", "Merge PDF files into one."],
+      ["link-check", "Check every URL of a site."],
+      ["model-eval", "Compare LLM answers."],
+      ["fs-tools", "Work with the fs module."],
+    ]);
+    expect(names(s.search("merge these PDFs"))).toEqual(["pdf-merge"]);
+    expect(names(s.search("check the URLs"))).toEqual(["link-check"]);
+    expect(names(s.search("compare LLMs"))).toEqual(["model-eval"]);
+    // camelCase is still split where the lower-case part is more than a plural s.
+    expect(names(s.search("PDFMerge"))).toEqual(["pdf-merge"]);
+  });
+
   test("a synonym that is a phrase counts only where all its words occur", () => {
     const s = store([
       ["trainer", "Train machine learning models."],
@@ -160,6 +174,14 @@ describe("the floor", () => {
     expect(SHOP.search("")).toEqual([]);
   });
 
+  test("a long request whose extra words no skill uses is still served", () => {
+    const query =
+      "turn my meeting notes into slides for the quarterly review with the board of directors next week";
+    expect(names(SHOP.search(query))[0]).toBe("meeting-deck");
+    // The earlier floor of 0.1 dropped it: the words of context count against the best match.
+    expect(SHOP.search(query, { floor: 0.1 })).toEqual([]);
+  });
+
   test("a weak match is dropped by the default floor and kept with floor 0", () => {
     const query = "share the weather forecast with my neighbours at the lake";
     expect(SHOP.search(query)).toEqual([]);
@@ -183,19 +205,44 @@ describe("determinism", () => {
 });
 
 describe("bodies and refresh", () => {
-  test("the instance indexes body headings, outside code fences; a bare SkillInfo[] has no body to index", () => {
-    const body = "# Usage\n\n## Rotate landscape pages\n\n```sh\n# watermark every page\n```\n";
+  test("the instance indexes the body's prose, not its fenced code; a bare SkillInfo[] has no body to index", () => {
+    const body = [
+      "# Usage",
+      "Rotate landscape pages of a scan.",
+      "```sh",
+      "watermark every page",
+      "```",
+      "   ~~~",
+      "stamp the cover",
+      "   ~~~",
+      "Then crop the margins.",
+    ].join("\n");
     const s = store([
       ["pdf", "Work with PDF files.", "", body],
       ["other", "Something else."],
     ]);
-    // Headings weigh little: alone they rank a skill, but do not lift it over the default floor.
+    // The body weighs little: alone it ranks a skill, but does not lift it over the default floor.
     expect(names(s.search("rotate landscape", { floor: 0 }))).toEqual(["pdf"]);
+    expect(names(s.search("crop margins", { floor: 0 }))).toEqual(["pdf"]);
     expect(s.search("rotate landscape")).toEqual([]);
     expect(s.search("watermark", { floor: 0 })).toEqual([]);
+    expect(s.search("stamp cover", { floor: 0 })).toEqual([]);
     expect(searchSkills(s.listSkills(), "rotate landscape", { floor: 0 })).toEqual([]);
     const contents = s.listSkills().map((x) => s.loadSkill(x.name) as SkillInfo);
     expect(names(searchSkills(contents, "rotate landscape", { floor: 0 }))).toEqual(["pdf"]);
+  });
+
+  test("only the opening of a body is indexed: its first 2,000 characters of prose", () => {
+    const filler = "lorem ".repeat(300); // 1,800 characters
+    const s = store([
+      ["short", "Work with files.", "", `${filler}\nzeppelin`],
+      ["one-line", "Work with files.", "", `${filler}${"ipsum ".repeat(40)}dirigible`],
+      ["after-code", "Work with files.", "", `\`\`\`\n${"x = 1\n".repeat(400)}\`\`\`\nblimp`],
+    ]);
+    expect(names(s.search("zeppelin", { floor: 0 }))).toEqual(["short"]);
+    expect(s.search("dirigible", { floor: 0 })).toEqual([]);
+    // Fenced code does not count toward the 2,000 characters.
+    expect(names(s.search("blimp", { floor: 0 }))).toEqual(["after-code"]);
   });
 
   test("refresh() brings added, changed and removed skills into the next search", () => {
