@@ -262,9 +262,14 @@ async function runOpAsync(op: Exclude<FsOp, { op: "turn" }>): Promise<FsResult[k
       return toStat(await pStat(op.path));
     case "realpath":
       return await pRealpath(op.path);
-    case "readManifest":
-      // The open resolves the path, which can wait on the disk: in the thread pool. The rest cannot.
-      return readOpened(await pOpen(op.path, manifestFlags(op.noFollow)));
+    case "readManifest": {
+      // The open resolves the path, which can wait on the disk: in the thread pool. The rest cannot,
+      // and runs within the turn's CPU budget like a parse (32 opens can complete together); the
+      // check and the read in one synchronous stretch, as runAsync does for a parse.
+      const fd = await pOpen(op.path, manifestFlags(op.noFollow));
+      while (performance.now() - turnStart >= TURN_MS) await waitTurn();
+      return readOpened(fd);
+    }
   }
 }
 
