@@ -25,8 +25,16 @@ export function resolveAgainst(p: string, base: string, home: string = os.homedi
     }
   }
   if (p === "~") return path.resolve(home);
-  if (p.startsWith("~/") || (path.sep === "\\" && p.startsWith("~\\"))) return path.resolve(home, p.slice(2));
+  if (startsAtHome(p)) return path.resolve(home, p.slice(2));
   return path.resolve(base, p);
+}
+
+/**
+ * Whether `p` is `~` then a separator: `~/` everywhere, `~\` too where `sep` is `\` (Windows). `sep` is
+ * a parameter so that the Windows rule is tested on every system.
+ */
+export function startsAtHome(p: string, sep: string = path.sep): boolean {
+  return p.startsWith("~/") || (sep === "\\" && p.startsWith("~\\"));
 }
 
 function optionalString(options: AgentSkillsOptions, key: "workspace" | "cwd" | "home"): string | undefined {

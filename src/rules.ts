@@ -24,14 +24,18 @@ export const FORMAT_RULES = [
 const NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const codePoints = (s: string) => [...s].length;
 
-/** A name that would pass `name-format`: lower-cased, other characters turned to single hyphens. */
+/**
+ * A name that would pass `name-format`: lower-cased, other characters turned to single hyphens. After
+ * that first step no two hyphens touch, so one leading and one trailing hyphen (before or after the cut
+ * at 64) are all there is to drop.
+ */
 function suggestName(name: string): string {
   return name
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
+    .replace(/^-/, "")
     .slice(0, 64)
-    .replace(/-+$/, "");
+    .replace(/-$/, "");
 }
 
 /**

@@ -6,15 +6,16 @@
  */
 function distance(a: string, b: string, max: number): number {
   if (Math.abs(a.length - b.length) > max) return max + 1;
-  let before: number[] = [];
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  // Row i - 2, first read at i = 2, when it is row 0.
+  let before = previous;
   for (let i = 1; i <= a.length; i++) {
     const row = [i];
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       let d = Math.min((previous[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
-        d = Math.min(d, (before[j - 2] ?? 0) + 1);
+      // At i = 1 or j = 1 one side reads index -1 (undefined), so no swap is found there.
+      if (a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, (before[j - 2] ?? 0) + 1);
       row.push(d);
     }
     [before, previous] = [previous, row];
@@ -37,7 +38,7 @@ export function speller(candidates: Iterable<string>): (word: string) => string 
     let best: string | undefined;
     let bestDistance = max + 1;
     for (const [c, n] of known) {
-      const d = n === w ? 0 : distance(w, n, max);
+      const d = distance(w, n, max);
       if (d < bestDistance) [best, bestDistance] = [c, d];
     }
     return best;
