@@ -8,7 +8,8 @@ const UNPRINTABLE =
 
 function escapeUnit(c: string): string {
   const n = c.charCodeAt(0);
-  return n <= 0xff ? `\\x${n.toString(16).padStart(2, "0")}` : `\\u${n.toString(16).padStart(4, "0")}`;
+  // U+009F is the highest unit of UNPRINTABLE that fits two hex digits; the next is U+2028.
+  return n <= 0x9f ? `\\x${n.toString(16).padStart(2, "0")}` : `\\u${n.toString(16).padStart(4, "0")}`;
 }
 
 /**
@@ -53,10 +54,12 @@ export interface SkillErrorOptions {
 export class SkillError extends Error {
   /** Which problem this is. */
   readonly code: SkillErrorCode;
+  // `declare`: no own property unless the constructor sets one, so an error without a path has none
+  // (a class field would be an own property holding undefined).
   /** The file or directory concerned, when there is one. */
-  readonly path?: string;
+  declare readonly path?: string;
   /** The skill concerned, when known. */
-  readonly skill?: string;
+  declare readonly skill?: string;
 
   constructor(code: SkillErrorCode, message: string, options: SkillErrorOptions = {}) {
     super(printable(message), options.cause === undefined ? undefined : { cause: options.cause });

@@ -6,7 +6,8 @@ export type SplitManifest =
   | { readonly ok: true; readonly frontmatter: string; readonly body: string }
   | { readonly ok: false; readonly message: string; readonly line?: number };
 
-const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+// UTF-8, dropping a leading BOM. Not `fatal`: it only ever decodes bytes that isUtf8 accepted.
+const decoder = new TextDecoder();
 
 /** Decode strict UTF-8, dropping a leading BOM; `undefined` for bytes that are not UTF-8. */
 export function decodeUtf8(bytes: Uint8Array): string | undefined {
@@ -27,8 +28,9 @@ export function splitManifest(text: string): SplitManifest {
   const open = OPENING.exec(text);
   if (open === null) return NO_OPENING;
   const start = open[0].length;
+  // From the very end of the text nothing can match: no end-of-text shortcut needed.
   CLOSING.lastIndex = start;
-  const close = start === text.length ? null : CLOSING.exec(text);
+  const close = CLOSING.exec(text);
   if (close === null) return NO_CLOSING;
   return {
     ok: true,
@@ -41,9 +43,6 @@ export function splitManifest(text: string): SplitManifest {
 export type SplitBytes =
   | { readonly ok: true; readonly frontmatter: string; readonly body: Uint8Array }
   | { readonly ok: false; readonly message: string; readonly line?: number };
-
-// Bytes reach these only once validated; a BOM inside the text is content, as it is for splitManifest.
-const partDecoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
 /** After `---` and any spaces or tabs at `i`: the index past them, or -1. */
 function fenceEnd(b: Uint8Array, i: number): number {
@@ -69,15 +68,16 @@ export function splitManifestBytes(bytes: Uint8Array): SplitBytes | undefined {
   const end = bytes.length;
   const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
   const open = fenceEnd(bytes, bom);
-  if (open === -1) return NO_OPENING;
   const start =
     bytes[open] === 0x0a ? open + 1 : bytes[open] === 0x0d && bytes[open + 1] === 0x0a ? open + 2 : open;
+  // No fence (`open` is -1, so `start` is too) or something other than a line end after it.
   if (start === open && open !== end) return NO_OPENING;
   const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  // The closing fence is the first `---` at a line start (the frontmatter's first line, or just after
-  // a terminator) that only spaces or tabs follow to the line's end: a native search finds candidates.
+  // The closing fence is the first `---` at a line start (just after a terminator: the frontmatter's
+  // first line follows the opening fence's LF) that only spaces or tabs follow to the line's end: a
+  // native search finds candidates.
   for (let at = buf.indexOf(FENCE, start); at !== -1; at = buf.indexOf(FENCE, at + 1)) {
-    if (at !== start && !afterTerminator(buf, at)) continue;
+    if (!afterTerminator(buf, at)) continue;
     const after = fenceEnd(buf, at);
     if (after === end || terminator(buf, after) > 0) {
       // Valid UTF-8 already: toString decodes it as the decoder would, a BOM kept, without a view first.
@@ -97,5 +97,6 @@ function afterTerminator(b: Uint8Array, i: number): boolean {
 
 /** The body as served: the bytes after the closing fence, decoded and trimmed. */
 export function bodyText(body: Uint8Array): string {
-  return partDecoder.decode(body).trim();
+  // A BOM starting the body is dropped by the decoder, and by trim() (U+FEFF is white space) anyway.
+  return decoder.decode(body).trim();
 }

@@ -82,8 +82,9 @@ function pinExact(index: SearchIndex, query: string, ranked: [number, number][])
   const exact = index.names.get(nameKey(query));
   if (exact === undefined) return ranked;
   const rest = ranked.filter(([doc]) => doc !== exact);
-  // It outranks everything: its score is lifted just above the best other one.
-  const top = Math.max(ranked.find(([doc]) => doc === exact)?.[1] ?? 0, (rest[0]?.[1] ?? 0) + 1e-9);
+  // It outranks everything: its score is lifted just above the best other one. `ranked` is best first, so
+  // its head is either the exact match (keeping its own score) or the best other one (the lift passes it).
+  const top = Math.max(ranked[0]?.[1] ?? 0, (rest[0]?.[1] ?? 0) + 1e-9);
   return [[exact, top], ...rest];
 }
 
@@ -240,8 +241,9 @@ export function relevanceOrder(
   const index = indexOf(skills);
   const rank = new Map(lexical(index, query, 0).map(([doc], r) => [index.skills[doc] as SkillInfo, r]));
   const rankOf = (i: number) => rank.get(shown[i] as SkillInfo) ?? Number.POSITIVE_INFINITY;
-  const byRelevance = shown.map((_, i) => i).sort((a, b) => rankOf(a) - rankOf(b) || a - b);
-  const place = new Array<number>(shown.length);
+  // Two unranked skills compare as NaN (∞ − ∞), which sort() reads as equal; it is stable, so they keep list order.
+  const byRelevance = shown.map((_, i) => i).sort((a, b) => rankOf(a) - rankOf(b));
+  const place: number[] = [];
   byRelevance.forEach((i, p) => {
     place[i] = p;
   });

@@ -58,11 +58,8 @@ function unknownField(key: string, rule: string, near: string | undefined, why: 
 }
 
 const XML_TAG = /<\/?[A-Za-z][^<>]*>/;
-const fold = (s: string) =>
-  s
-    .split(/\s+/)
-    .filter((w) => w !== "")
-    .join(" ");
+/** The text as on one line: each run of whitespace one space, none at the ends. */
+const fold = (s: string) => s.replace(/\s+/g, " ").trim();
 
 /**
  * The key rules for `frontmatter`: `unknown-field` (a warning) for a key neither the specification nor

@@ -104,16 +104,18 @@ const ASCII = /^[\x00-\x7f]*$/;
 /** Lower case, accents removed (NFKD then combining marks dropped), camelCase split apart. */
 export function fold(text: string): string {
   // ASCII text (nearly all of a real catalog) needs neither Unicode classes nor normalisation: 4x faster.
+  // Same result as the Unicode path below: "s" ends a word before anything but a letter or digit (not \b:
+  // "_"); a capital never follows it here, as the first replace has put a space between them.
   if (ASCII.test(text))
     return text
       .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
-      .replace(/([A-Z])([A-Z](?!s\b)[a-z])/g, "$1 $2")
+      .replace(/([A-Z])([A-Z](?!s(?![a-z0-9]))[a-z])/g, "$1 $2")
       .toLowerCase();
   return text
     .replace(/(\p{Ll}|\p{N})(\p{Lu})/gu, "$1 $2")
     .replace(/(\p{Lu})(\p{Lu}(?!s(?![\p{L}\p{N}]))\p{Ll})/gu, "$1 $2")
     .normalize("NFKD")
-    .replace(/\p{M}+/gu, "")
+    .replace(/\p{M}/gu, "")
     .toLowerCase();
 }
 

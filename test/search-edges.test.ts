@@ -1,0 +1,268 @@
+// search.ts's edges: option bounds, the floor and its tail share, the exact-name score, ties, the embedder's
+// answer checked, dense ranking and cosine edge cases, the index cache, relevanceOrder's ties. Each test
+// searches arrays of its own (plain arrays are never cached), so each builds the index it checks.
+import { describe, expect, test } from "vitest";
+import {
+  type EmbedFunction,
+  type SearchOptions,
+  SkillError,
+  type SkillInfo,
+  searchSkills,
+} from "../src/index.js";
+import { relevanceOrder } from "../src/search.js";
+
+/** A catalog entry as listSkills() gives it, optionally with a body as a SkillContent has. */
+function info(name: string, description: string, extra: { body?: string; path?: string } = {}): SkillInfo {
+  const { body, path = `skills/${name}/SKILL.md` } = extra;
+  const base = {
+    name,
+    description,
+    metadata: { name, description },
+    userInvocable: true,
+    scope: "workspace",
+  };
+  return {
+    ...base,
+    source: "test",
+    root: "skills",
+    dir: `skills/${name}`,
+    path,
+    ...(body === undefined ? {} : { body }),
+  } as SkillInfo;
+}
+
+const names = (matches: readonly { skill: SkillInfo }[]) => matches.map((m) => m.skill.name);
+
+describe("options at and past their bounds", () => {
+  test.each([
+    [5, "search: options must be an object"],
+    [{ floor: "0.5" }, 'search: option "floor" must be a number from 0 to 1, got 0.5'],
+    [{ minSimilarity: "0.5" }, 'search: option "minSimilarity" must be a number from -1 to 1, got 0.5'],
+    [{ minSimilarity: -1.5 }, 'search: option "minSimilarity" must be a number from -1 to 1, got -1.5'],
+    [{ minSimilarity: 1.5 }, 'search: option "minSimilarity" must be a number from -1 to 1, got 1.5'],
+  ])("options %o are refused", (options, message) => {
+    const call = () => searchSkills([info("lantern", "Lights.")], "lantern", options as SearchOptions);
+    expect(call).toThrow(SkillError);
+    expect(call).toThrow(message);
+  });
+
+  test.each([{ floor: 0 }, { floor: 1 }, { minSimilarity: -1 }, { minSimilarity: 1 }])(
+    "options %o are accepted",
+    (options) => {
+      expect(names(searchSkills([info("lantern", "Lights.")], "lantern", options))).toEqual(["lantern"]);
+    },
+  );
+});
+
+describe("the floor and the tail", () => {
+  // The best match is a name hit; the others match the word only in a description or a body.
+  const skills = () => [
+    info("lantern-maker", "Builds things."),
+    info("workshop", "Builds things.", {
+      body: "Keeps a lantern, hammers, saws, nails, glue, paint, brushes and rope.",
+    }),
+    info("notes", "Takes notes.", { body: `${"Some words about nothing much. ".repeat(30)}A lantern.` }),
+  ];
+  const all = searchSkills(skills(), "lantern", { floor: 0 });
+  const [best, second, third] = all.map((m) => m.score) as [number, number, number];
+
+  test("the scores this tree gives (the preconditions of the next tests)", () => {
+    expect(names(all)).toEqual(["lantern-maker", "workshop", "notes"]);
+    expect(best).toBeGreaterThanOrEqual(4 * second);
+    expect(third).toBeLessThan(second);
+  });
+
+  test("a best match scoring exactly the floor is served", () => {
+    expect(names(searchSkills(skills(), "lantern", { floor: best }))).toEqual(["lantern-maker"]);
+  });
+
+  test("the others are kept down to exactly a quarter of the floor, and no lower", () => {
+    expect(names(searchSkills(skills(), "lantern", { floor: 4 * second }))).toEqual([
+      "lantern-maker",
+      "workshop",
+    ]);
+  });
+
+  test("a best match below the floor empties the list, though it clears a quarter of the floor", () => {
+    const floor = best * 1.01;
+    expect(searchSkills(skills(), "lantern", { floor })).toEqual([]);
+  });
+});
+
+describe("the exact name", () => {
+  test("keeps its own score when it is the best match: a one-word name hit scores 3 / (3 + k1)", () => {
+    const got = searchSkills([info("lantern", "Lights."), info("workshop", "A lantern.")], "lantern");
+    expect(got.map((m) => [m.skill.name, m.score])).toEqual([
+      ["lantern", 0.6],
+      ["workshop", expect.any(Number)],
+    ]);
+  });
+
+  test("is returned above nothing when the floor drops every match: its score lifted to just above 0", () => {
+    const got = searchSkills([info("lantern", "Lights.")], "lantern", { floor: 1 });
+    expect(got.map((m) => [m.skill.name, m.score])).toEqual([["lantern", 1e-9]]);
+  });
+
+  test("of two skills whose names fold alike, the first in the array", () => {
+    const a = info("lantern-tools", "One.");
+    const b = info("Lantern Tools", "Two.");
+    expect(searchSkills([a, b], "lantern tools")[0]?.skill).toBe(a);
+  });
+});
+
+describe("ties", () => {
+  test("equal scores order by name, whatever the array's order", () => {
+    const got = searchSkills(
+      [info("gamma", "A lantern."), info("beta", "A lantern."), info("alpha", "A lantern.")],
+      "lantern",
+    );
+    expect(names(got)).toEqual(["alpha", "beta", "gamma"]);
+    expect(new Set(got.map((m) => m.score)).size).toBe(1);
+  });
+
+  test("equal scores and equal names keep the array's order", () => {
+    // The second word is matched first in the index's postings of the query, so the unsorted list starts with it.
+    const skills = [
+      info("same", "A harbor.", { path: "a/SKILL.md" }),
+      info("same", "A glacier.", { path: "b/SKILL.md" }),
+      info("same", "A meadow.", { path: "c/SKILL.md" }),
+    ];
+    const got = searchSkills(skills, "meadow glacier harbor", { floor: 0 });
+    expect(got.map((m) => m.skill.path)).toEqual(["a/SKILL.md", "b/SKILL.md", "c/SKILL.md"]);
+  });
+});
+
+test("fused: equal scores and equal names keep the array's order, whatever order the lists met them in", async () => {
+  // Lexically the second skill ranks first (a shorter description), by similarity the first: each gets
+  // 1/61 + 1/62, and the lexical list, met first, has them in the wrong order.
+  const skills = [
+    info("same", "A glacier among the mountains.", { path: "a/SKILL.md" }),
+    info("same", "Glacier.", { path: "b/SKILL.md" }),
+  ];
+  const table: Record<string, number[]> = {
+    "same: A glacier among the mountains.": [1, 0],
+    "same: Glacier.": [0.8, 0.6],
+    glacier: [1, 0],
+  };
+  const embed = (async (texts: string[]) => texts.map((t) => table[t] ?? [0, 0])) as EmbedFunction;
+  expect(searchSkills(skills, "glacier").map((m) => m.skill.path)).toEqual(["b/SKILL.md", "a/SKILL.md"]);
+  const got = await searchSkills(skills, "glacier", { embed });
+  expect(got.map((m) => [m.skill.path, m.score])).toEqual([
+    ["a/SKILL.md", 1 / 61 + 1 / 62],
+    ["b/SKILL.md", 1 / 61 + 1 / 62],
+  ]);
+});
+
+describe("with an embedder", () => {
+  /** An embedder answering from a table of text → vector, and counting the catalog embeddings it made. */
+  function embedder(table: Record<string, unknown>, answer?: (texts: string[]) => unknown) {
+    const calls = { catalog: 0 };
+    const embed = (async (texts: string[]) => {
+      if (answer !== undefined) return answer(texts);
+      if (texts.length > 1) calls.catalog++;
+      return texts.map((t) => table[t] ?? [0, 0]);
+    }) as EmbedFunction;
+    return { embed, calls };
+  }
+  const skills = () => [info("amber", "One."), info("birch", "Two."), info("cedar", "Three.")];
+  const table = {
+    "amber: One.": [0.6, 0.8],
+    "birch: Two.": [1, 0],
+    "cedar: Three.": [0.8, 0.6],
+    zzzz: [1, 0],
+  };
+
+  test("dense matches rank by similarity, fused as 1/(60 + rank)", async () => {
+    const got = await searchSkills(skills(), "zzzz", { embed: embedder(table).embed });
+    expect(got.map((m) => [m.skill.name, m.score])).toEqual([
+      ["birch", 1 / 61],
+      ["cedar", 1 / 62],
+      ["amber", 1 / 63],
+    ]);
+  });
+
+  test("a similarity exactly at minSimilarity is kept", async () => {
+    const got = await searchSkills(skills(), "zzzz", { embed: embedder(table).embed, minSimilarity: 1 });
+    expect(names(got)).toEqual(["birch"]);
+  });
+
+  test("a zero vector has similarity 0, not NaN: kept when minSimilarity allows 0", async () => {
+    const zero = { ...table, "cedar: Three.": [0, 0] };
+    const got = await searchSkills(skills(), "zzzz", { embed: embedder(zero).embed, minSimilarity: 0 });
+    expect(names(got)).toEqual(["birch", "amber", "cedar"]);
+    const query0 = { ...table, zzzz: [0, 0] };
+    const all = await searchSkills(skills(), "zzzz", { embed: embedder(query0).embed, minSimilarity: 0 });
+    expect(names(all)).toEqual(["amber", "birch", "cedar"]);
+  });
+
+  test("a skill vector shorter than the query's reads its missing dimensions as 0", async () => {
+    const short = { ...table, "birch: Two.": [1] };
+    const got = await searchSkills(skills(), "zzzz", { embed: embedder(short).embed, minSimilarity: 1 });
+    expect(got.map((m) => [m.skill.name, m.score])).toEqual([["birch", 1 / 61]]);
+  });
+
+  test.each([
+    [
+      (texts: string[]) => (texts.length > 1 ? [[1, 0]] : [[1, 0]]),
+      "search: embed must return one vector per text (3 skills and 1 query, got 1 and 1)",
+    ],
+    [
+      (texts: string[]) => (texts.length > 1 ? [[1, 0], 5, [0, 1]] : [[1, 0]]),
+      "search: embed must return arrays of numbers",
+    ],
+    [
+      (texts: string[]) =>
+        texts.length > 1
+          ? [
+              [1, 0],
+              [0, 1],
+              [1, 1],
+            ]
+          : ["nope"],
+      "search: embed must return arrays of numbers",
+    ],
+  ])("a wrong answer is invalid_input (%#)", async (answer, message) => {
+    const search = searchSkills(skills(), "zzzz", { embed: embedder({}, answer).embed });
+    await expect(search).rejects.toThrow(SkillError);
+    await expect(searchSkills(skills(), "zzzz", { embed: embedder({}, answer).embed })).rejects.toThrow(
+      message,
+    );
+  });
+
+  test("a frozen array's catalog is embedded once; a plain array's on every search", async () => {
+    const frozen = Object.freeze(skills());
+    const a = embedder(table);
+    await searchSkills(frozen, "zzzz", { embed: a.embed });
+    await searchSkills(frozen, "zzzz", { embed: a.embed });
+    expect(a.calls.catalog).toBe(1);
+    const plain = skills();
+    const b = embedder(table);
+    await searchSkills(plain, "zzzz", { embed: b.embed });
+    await searchSkills(plain, "zzzz", { embed: b.embed });
+    expect(b.calls.catalog).toBe(2);
+  });
+});
+
+test("a plain array is indexed again on each search: a skill added to it is found", () => {
+  const skills = [info("amber", "One.")];
+  expect(searchSkills(skills, "lantern")).toEqual([]);
+  skills.push(info("lantern", "Lights."));
+  expect(names(searchSkills(skills, "lantern"))).toEqual(["lantern"]);
+});
+
+describe("relevanceOrder", () => {
+  test("skills sharing no word with the query come last, in list order", () => {
+    // 70: past the length (64) up to which V8 sorts by insertion alone, so runs are merged too.
+    const skills = Array.from({ length: 70 }, (_, i) => info(`skill-${i}`, "Does things."));
+    skills.splice(30, 0, info("lantern", "Lights."));
+    skills.push(info("lantern-oil", "Fuel."));
+    const place = relevanceOrder(skills, skills, "lantern");
+    expect(place[30]).toBe(0);
+    expect(place[71]).toBe(1);
+    expect(place.filter((_, i) => i !== 30 && i !== 71)).toEqual(Array.from({ length: 70 }, (_, i) => i + 2));
+  });
+
+  test("nothing shown, no places", () => {
+    expect(relevanceOrder([info("lantern", "Lights.")], [], "lantern")).toEqual([]);
+  });
+});
