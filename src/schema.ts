@@ -117,7 +117,9 @@ function toolsOf(value: string | string[] | undefined): readonly string[] | unde
 
 function deepFreeze<T>(value: T): T {
   const stack: unknown[] = [value];
-  for (let v = stack.pop(); v !== undefined; v = stack.pop()) {
+  // By length, not by popping until undefined: an undefined value in the data would end the walk early.
+  while (stack.length > 0) {
+    const v = stack.pop();
     if (typeof v !== "object" || v === null || Object.isFrozen(v)) continue;
     Object.freeze(v);
     // Arrays by index: Object.values would copy each one first.
@@ -219,8 +221,8 @@ const EXPECTED: Readonly<Record<string, string>> = {
   "user-invocable": "a boolean",
 };
 
+/** What a present (never undefined) value is, for a problem message. */
 function describe(v: unknown): string {
-  if (v === undefined) return "nothing";
   if (v === null) return "null";
   if (Array.isArray(v)) return "a list";
   if (typeof v === "string") return v.trim() === "" ? "an empty string" : "a string";

@@ -1,0 +1,148 @@
+// Edges of src/schema.ts: exact problem messages, the word booleans, the lazy schema proxy's traps,
+// which frontmatter the direct check settles without zod, and deep freezing of the metadata.
+import { expect, test } from "vitest";
+import { skillFrontmatterSchema, validateFrontmatter } from "../src/schema.js";
+
+const base = { name: "pdf", description: "Read PDFs." };
+
+test("each invalid field is reported with its key and exactly what was received", () => {
+  const cases: [Record<string, unknown>, string, string][] = [
+    [{ description: "d" }, "name", 'frontmatter "name" is missing'],
+    [{ ...base, name: null }, "name", 'frontmatter "name" must be a non-empty string, received null'],
+    [
+      { ...base, name: "" },
+      "name",
+      'frontmatter "name" must be a non-empty string, received an empty string',
+    ],
+    [
+      { ...base, name: " \t" },
+      "name",
+      'frontmatter "name" must be a non-empty string, received an empty string',
+    ],
+    [{ ...base, name: ["a"] }, "name", 'frontmatter "name" must be a non-empty string, received a list'],
+    [
+      { ...base, name: { a: 1 } },
+      "name",
+      'frontmatter "name" must be a non-empty string, received a mapping',
+    ],
+    [{ ...base, name: 3 }, "name", 'frontmatter "name" must be a non-empty string, received number 3'],
+    [
+      { ...base, description: false },
+      "description",
+      'frontmatter "description" must be a non-empty string, received boolean false',
+    ],
+    [
+      { ...base, "allowed-tools": [1] },
+      "allowed-tools",
+      'frontmatter "allowed-tools" must be a string or a list of strings, received a list',
+    ],
+    [
+      { ...base, "user-invocable": "maybe" },
+      "user-invocable",
+      'frontmatter "user-invocable" must be a boolean, received a string',
+    ],
+    [
+      { ...base, "user-invocable": 0 },
+      "user-invocable",
+      'frontmatter "user-invocable" must be a boolean, received number 0',
+    ],
+  ];
+  for (const [data, key, message] of cases)
+    expect(validateFrontmatter(data)).toEqual({ ok: false, key, message });
+});
+
+test("frontmatter that is not a mapping at all is reported under the empty key", () => {
+  expect(validateFrontmatter([] as unknown as Record<string, unknown>)).toEqual({
+    ok: false,
+    key: "",
+    message: 'frontmatter "" is missing',
+  });
+});
+
+test("user-invocable words are trimmed and read in any case", () => {
+  for (const [word, want] of [
+    [" No ", false],
+    ["OFF", false],
+    ["\tyes", true],
+    ["On", true],
+  ] as const) {
+    const got = validateFrontmatter({ ...base, "user-invocable": word });
+    expect(got.ok && [got.value.userInvocable, got.value.metadata["user-invocable"]]).toEqual([want, want]);
+  }
+});
+
+test("the schema path keeps the names and splits the tools as the direct check does", () => {
+  expect(
+    validateFrontmatter({ ...base, "allowed-tools": ["Read", " Grep ", ""], "user-invocable": "no" }),
+  ).toEqual({
+    ok: true,
+    value: {
+      name: "pdf",
+      description: "Read PDFs.",
+      metadata: { ...base, "allowed-tools": ["Read", " Grep ", ""], "user-invocable": false },
+      allowedTools: ["Read", "Grep"],
+      userInvocable: false,
+      toolsIgnored: false,
+    },
+  });
+  const got = validateFrontmatter({ ...base, tools: "Read, Bash(git add:*)", "user-invocable": "yes" });
+  expect(got.ok && got.value.allowedTools).toEqual(["Read", "Bash(git add:*)"]);
+});
+
+test("the schema's own issues carry its messages", () => {
+  const r = skillFrontmatterSchema.safeParse({ name: " ", description: "d" });
+  expect(r.success ? [] : r.error.issues).toEqual([
+    { code: "custom", path: ["name"], message: "must not be empty" },
+  ]);
+});
+
+test("plainly valid frontmatter is settled without a zod parse; a word boolean needs one", () => {
+  const real = skillFrontmatterSchema.safeParse;
+  let parses = 0;
+  // Through the proxy's set trap: the wrapper lands on the real schema, which validateFrontmatter uses.
+  skillFrontmatterSchema.safeParse = ((data: unknown) => {
+    parses++;
+    return real(data);
+  }) as typeof real;
+  try {
+    const plain: Record<string, unknown>[] = [
+      base,
+      { ...base, "allowed-tools": "Read Grep" },
+      { ...base, "allowed-tools": ["Read"] },
+      { ...base, "user-invocable": false },
+      { ...base, "allowed-tools": [], "user-invocable": true, tools: [{ name: "mcp" }] },
+    ];
+    for (const data of plain) expect(validateFrontmatter(data).ok).toBe(true);
+    expect(parses).toBe(0);
+    expect(validateFrontmatter({ ...base, "user-invocable": "no" }).ok).toBe(true);
+    expect(parses).toBe(1);
+  } finally {
+    skillFrontmatterSchema.safeParse = real;
+  }
+  expect(skillFrontmatterSchema.safeParse).toBe(real);
+});
+
+test("the proxy reports own properties as the real schema has them, and no others", () => {
+  expect(Object.getOwnPropertyDescriptor(skillFrontmatterSchema, "no-such-key")).toBeUndefined();
+  expect(Object.hasOwn(skillFrontmatterSchema, "no-such-key")).toBe(false);
+  // "_zod" is non-configurable on the real schema: the proxy must report it configurable (its own target lacks it).
+  expect(Object.getOwnPropertyDescriptor(skillFrontmatterSchema, "_zod")).toEqual({
+    value: skillFrontmatterSchema._zod,
+    writable: false,
+    enumerable: false,
+    configurable: true,
+  });
+  expect(Object.keys(skillFrontmatterSchema)).toContain("safeParse");
+});
+
+test("metadata is frozen all the way down, past undefined values and list items", () => {
+  const got = validateFrontmatter({ ...base, x: { y: 1 }, list: [undefined, { z: 2 }], u: undefined });
+  if (!got.ok) throw new Error(got.message);
+  const m = got.value.metadata as { x: object; list: [undefined, object] };
+  expect([
+    Object.isFrozen(m),
+    Object.isFrozen(m.x),
+    Object.isFrozen(m.list),
+    Object.isFrozen(m.list[1]),
+  ]).toEqual([true, true, true, true]);
+});
