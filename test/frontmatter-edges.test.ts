@@ -1,7 +1,13 @@
 // Issue 9: exact-value tests on src/frontmatter.ts's bounds, located errors and lenient repair, each
 // written to fail when the line it names is broken (mutation testing survivors).
 import { describe, expect, test } from "vitest";
-import { MAX_EXPANDED_WEIGHT, MAX_YAML_LENGTH, parseFrontmatter, repairYaml } from "../src/frontmatter.js";
+import {
+  MAX_ALIASES,
+  MAX_EXPANDED_WEIGHT,
+  MAX_YAML_LENGTH,
+  parseFrontmatter,
+  repairYaml,
+} from "../src/frontmatter.js";
 
 const TOO_DEEP = { ok: false, message: "frontmatter nests deeper than 64 levels" };
 const EXPANDS = {
@@ -49,11 +55,30 @@ describe("what the full parser gives that is not a mapping", () => {
 });
 
 describe("alias expansion bound", () => {
+  test("one alias over the count is refused before yaml composes the text", () => {
+    const text = `a: &x 1\nb: [${Array(MAX_ALIASES + 1)
+      .fill("*x")
+      .join(", ")}]`;
+    expect(parseFrontmatter(text, false)).toEqual({
+      ok: false,
+      message: `frontmatter uses ${MAX_ALIASES + 1} YAML aliases, over the limit of ${MAX_ALIASES}`,
+    });
+  });
+
   test("aliases of a number and of a null-valued neighbour load", () => {
-    expect(parseFrontmatter("a: &x 1\nb: *x", false)).toEqual({ ok: true, data: { a: 1, b: 1 }, repaired: false });
+    expect(parseFrontmatter("a: &x 1\nb: *x", false)).toEqual({
+      ok: true,
+      data: { a: 1, b: 1 },
+      repaired: false,
+    });
     expect(parseFrontmatter("a: &x b\nc:\nd: *x", false)).toEqual({
       ok: true,
       data: { a: "b", c: null, d: "b" },
+      repaired: false,
+    });
+    expect(parseFrontmatter("a: &x b\nc: {d, e: *x}", false)).toEqual({
+      ok: true,
+      data: { a: "b", c: { d: null, e: "b" } },
       repaired: false,
     });
   });
@@ -64,8 +89,8 @@ describe("alias expansion bound", () => {
   });
 
   test("a weight of exactly the limit loads; one more character is refused", () => {
-    // ab(1+2) + &x(1+L) + b(1+1) + seq(1) + 7 aliases(7 × (1+L)) + the mapping(1) = 16 + 8L.
-    const text = (len: number) => `ab: &x "${"y".repeat(len)}"\nb: [*x, *x, *x, *x, *x, *x, *x]`;
+    // abc(1+3) + &x(1+L) + b(1+1) + seq(1) + 7 aliases(7 × (1+L)) + the mapping(1) = 16 + 8L.
+    const text = (len: number) => `abc: &x "${"y".repeat(len)}"\nb: [*x, *x, *x, *x, *x, *x, *x]`;
     const exact = (MAX_EXPANDED_WEIGHT - 16) / 8;
     const ok = parseFrontmatter(text(exact), false);
     expect(ok.ok).toBe(true);
@@ -106,7 +131,9 @@ describe("repairYaml", () => {
 
   test("CRLF continuation lines move inside the quotes, escaped, the CRs kept at line ends", () => {
     const text = 'description: Use when: a\r\n  more "q" \\ here\r\n  a\rb\r\nname: x\r\n';
-    expect(repairYaml(text)).toBe('description: "Use when: a\r\n  more \\"q\\" \\\\ here\n  a\rb"\r\nname: x\r\n');
+    expect(repairYaml(text)).toBe(
+      'description: "Use when: a\r\n  more \\"q\\" \\\\ here\n  a\rb"\r\nname: x\r\n',
+    );
   });
 
   test("a one-line value keeps its CR after the closing quote", () => {
