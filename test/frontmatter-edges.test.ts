@@ -35,6 +35,19 @@ describe("located YAML errors from the full parser", () => {
     });
   });
 
+  test("an unclosed quote is located on the blank line after it", () => {
+    expect(parseFrontmatter("a: 'x\n", false)).toEqual({
+      ok: false,
+      message: "invalid YAML: Missing closing 'quote",
+      line: 2,
+      column: 1,
+    });
+  });
+
+  test("nesting that exhausts the parser's stack is too deep, without a position", () => {
+    expect(parseFrontmatter(`a: ${"[".repeat(MAX_YAML_LENGTH - 8)}`, false)).toEqual(TOO_DEEP);
+  });
+
   test("an error at the end of the text", () => {
     expect(parseFrontmatter('a: "unterminated', false)).toEqual({
       ok: false,
