@@ -153,6 +153,10 @@ describe("repairYaml", () => {
     expect(repairYaml("description: Use when: a\r\nname: x")).toBe('description: "Use when: a"\r\nname: x');
   });
 
+  test("quoted values are left alone though they hold ': '", () => {
+    expect(repairYaml("description: 'a: b'\nname: \"c: d\"")).toBeUndefined();
+  });
+
   test("a CR inside a line is no line end: no match", () => {
     expect(repairYaml("description: a: b\rc")).toBeUndefined();
   });
