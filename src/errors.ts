@@ -8,8 +8,9 @@ const UNPRINTABLE =
 
 function escapeUnit(c: string): string {
   const n = c.charCodeAt(0);
-  // U+009F is the highest unit of UNPRINTABLE that fits two hex digits; the next is U+2028.
-  return n <= 0x9f ? `\\x${n.toString(16).padStart(2, "0")}` : `\\u${n.toString(16).padStart(4, "0")}`;
+  // U+009F is the highest unit of UNPRINTABLE that fits two hex digits; the next, U+2028, takes four, as
+  // every later one does.
+  return n <= 0x9f ? `\\x${n.toString(16).padStart(2, "0")}` : `\\u${n.toString(16)}`;
 }
 
 /**

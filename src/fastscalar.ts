@@ -1,4 +1,4 @@
-// The fast path's scalars and one-line flow collections, resolved exactly as the `yaml` package does.
+// The fast path's scalars and flow collections, resolved exactly as the `yaml` package does.
 
 /** Thrown (caught by fastParse, never further) to abandon the fast path. */
 export const DECLINE: unique symbol = Symbol("decline");
@@ -81,6 +81,8 @@ export function quoted(s: string, p: number): [string, number] {
   let start = p + 1;
   for (let j = start; j < s.length; j++) {
     const c = s[j];
+    // Only a flow collection's text holds line breaks: a quoted scalar folded over lines is not vouched for.
+    if (c === "\n") decline();
     if (c === q) {
       if (q === "'" && s[j + 1] === "'") {
         out += s.slice(start, j + 1);
@@ -119,7 +121,17 @@ export function skipSpaces(s: string, p: number): number {
   return p;
 }
 
-/** A flow collection or scalar at `s[p]`, all on one line: [value, index after it]. */
+/** The index of the first character from `p` that is neither a space nor a line break (flow text). */
+function skipBlank(s: string, p: number): number {
+  for (let c = s.charCodeAt(p); c === 32 || c === 10; c = s.charCodeAt(p)) p++;
+  return p;
+}
+
+/**
+ * A flow collection or scalar at `s[p]`: [value, index after it]. `s` is one line, or the lines of a
+ * flow collection joined by "\n" (their indentation cut), where a line break is white space between
+ * tokens; no scalar may run over one (yaml would fold it), and a comment declines.
+ */
 export function flow(s: string, p: number, depth: number): [unknown, number] {
   if (depth > MAX_NESTING) decline();
   const c = s[p];
@@ -132,7 +144,7 @@ export function flow(s: string, p: number, depth: number): [unknown, number] {
   const close = c === "[" ? "]" : "}";
   const seq: unknown[] = [];
   const map: Record<string, unknown> = {};
-  p = skipSpaces(s, p + 1);
+  p = skipBlank(s, p + 1);
   if (s[p] === close) return [c === "[" ? seq : map, p + 1];
   for (;;) {
     let value: unknown;
@@ -146,21 +158,22 @@ export function flow(s: string, p: number, depth: number): [unknown, number] {
       if ((!q && keyEnd(`${key}:`, 0) === -1) || SPECIAL_KEYS.has(key) || Object.hasOwn(map, key)) decline();
       // A quoted key may touch its colon (JSON style); a plain one needs a space after it.
       if (s[p] !== ":" || (!q && s[p + 1] !== " ")) decline();
-      [value, p] = flow(s, skipSpaces(s, p + 1), depth + 1);
+      [value, p] = flow(s, skipBlank(s, p + 1), depth + 1);
       map[key] = value;
     }
-    p = skipSpaces(s, p);
+    p = skipBlank(s, p);
     if (s[p] === close) return [c === "[" ? seq : map, p + 1];
     if (s[p] !== ",") decline();
-    // A trailing comma declines too: the next item read from the bracket is empty, which plainStart refuses.
-    p = skipSpaces(s, p + 1);
+    p = skipBlank(s, p + 1);
+    // One trailing comma is allowed (`[a, b,]`); an empty item (`[a, , b]`) declines in flowPlain.
+    if (s[p] === close) return [c === "[" ? seq : map, p + 1];
   }
 }
 
-/** The text of a plain scalar inside a flow collection: it stops at a flow indicator or `:`. */
+/** The text of a plain scalar inside a flow collection: it stops at a flow indicator, `:` or a line break. */
 function flowPlain(s: string, p: number): [string, number] {
   let end = p;
-  while (end < s.length && !",[]{}#:".includes(s[end] as string)) end++;
+  while (end < s.length && !",[]{}#:\n".includes(s[end] as string)) end++;
   const text = s.slice(p, end).trimEnd();
   // Stopping at `#` or `:` needs no check here: the caller wants `,`, the bracket, or a key's `: `.
   if (!plainStart(text)) decline();

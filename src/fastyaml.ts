@@ -101,16 +101,50 @@ class Scanner {
     return this.inline(rest, indent, depth, true);
   }
 
-  /** A value that starts on the current line after an indicator or key: quoted, flow, block or plain. */
-  inline(rest: string, indent: number, depth: number, keyed = false): unknown {
+  /**
+   * A value that starts on the current line after an indicator or key: quoted, flow, block or plain.
+   * A mapping's flow collection may run on over the lines below (`lines`), not a sequence item's.
+   */
+  inline(rest: string, indent: number, depth: number, keyed = false, lines = true): unknown {
     const c = rest[0] as string;
     if (c === '"' || c === "'" || c === "[" || c === "{") {
-      const [value, end] = flow(rest, 0, depth + 1);
-      this.endOfValue(rest.slice(end));
-      return value;
+      let parsed: [unknown, number];
+      try {
+        parsed = flow(rest, 0, depth + 1);
+      } catch (e) {
+        // Not closed on its line (or not simple): the lines below may hold the rest of the collection.
+        if (e !== DECLINE || !lines) throw e;
+        return this.flowLines(rest, indent, depth);
+      }
+      this.endOfValue(rest.slice(parsed[1]));
+      return parsed[0];
     }
     if (c === "|" || c === ">") return this.block(rest, indent);
     return this.plain(rest, indent, keyed);
+  }
+
+  /**
+   * A flow collection that starts with `rest` and runs on over the following lines indented deeper
+   * than `indent` (its key's), as real manifests write JSON metadata. Those lines are joined by "\n"
+   * for {@link flow}; the collection must end the last of them. A blank or comment line, a line at
+   * `indent` or less before the collection closes (yaml's column 0 closing bracket included), or a
+   * scalar or comment within declines.
+   */
+  flowLines(rest: string, indent: number, depth: number): unknown {
+    const { lines } = this;
+    let text = rest;
+    let j = this.i + 1;
+    for (; j < lines.length; j++) {
+      const line = lines[j] as string;
+      const at = skipSpaces(line, 0);
+      if (at <= indent || at === line.length) break;
+      text += `\n${line.slice(at)}`;
+    }
+    const [value, end] = flow(text, 0, depth + 1);
+    // Nothing may follow the closing bracket but spaces: a comment or more text is left to yaml.
+    if (skipSpaces(text, end) !== text.length) decline();
+    this.i = j;
+    return value;
   }
 
   sequence(indent: number, depth: number): unknown[] {
@@ -130,7 +164,7 @@ class Scanner {
         this.lines[j] = " ".repeat(col) + item;
         seq.push(this.mapping(col, depth + 1));
       } else {
-        seq.push(this.inline(item, indent, depth));
+        seq.push(this.inline(item, indent, depth, false, false));
       }
     }
     return seq;

@@ -203,17 +203,25 @@ function runOpSync(op: FsOp): FsResult[keyof FsResult] {
       return fs.realpathSync.native(op.path);
     case "turn":
       return undefined;
-    case "readManifest": {
-      const fd = fs.openSync(op.path, manifestFlags(op.noFollow));
-      try {
-        const st = fs.fstatSync(fd);
-        const refused = checkManifest(st);
-        if (refused !== undefined) return refused;
-        return finishRead(readBoundedSync(fd, st.size), toStat(st));
-      } finally {
-        fs.closeSync(fd);
-      }
-    }
+    case "readManifest":
+      return readOpened(fs.openSync(op.path, manifestFlags(op.noFollow)));
+  }
+}
+
+/**
+ * Check and read an opened manifest, then close it. Both drivers use it: once the path is resolved
+ * and opened, an fstat, the reads of a regular file of at most 1 MiB and a close take microseconds,
+ * while the async driver paid a thread-pool round trip for each (five a manifest, with the open and
+ * the listing, against two now: 1.8-2.2x the sync scan's time, down to ~1.5x).
+ */
+function readOpened(fd: number): ManifestRead {
+  try {
+    const st = fs.fstatSync(fd);
+    const refused = checkManifest(st);
+    if (refused !== undefined) return refused;
+    return finishRead(readBoundedSync(fd, st.size), toStat(st));
+  } finally {
+    fs.closeSync(fd);
   }
 }
 
@@ -222,24 +230,6 @@ const pStat = promisify(fs.stat);
 const pRealpath = promisify(fs.realpath.native);
 const pLstat = promisify(fs.lstat);
 const pOpen = promisify(fs.open);
-const pFstat = promisify(fs.fstat);
-const pRead = promisify(fs.read);
-const pClose = promisify(fs.close);
-
-async function readBoundedAsync(fd: number, expected: number): Promise<Buffer> {
-  let buf = room(expected);
-  let total = 0;
-  for (;;) {
-    const next = roomToRead(buf, total);
-    if (next === undefined) break;
-    buf = next;
-    const { bytesRead } = await pRead(fd, buf, total, buf.length - total, null);
-    if (bytesRead === 0) break;
-    total += bytesRead;
-    if (total === expected) break;
-  }
-  return total === buf.length ? buf : buf.subarray(0, total);
-}
 
 /** CPU time (ms) the async driver spends on work between turns of the event loop. */
 const TURN_MS = 4;
@@ -273,15 +263,12 @@ async function runOpAsync(op: Exclude<FsOp, { op: "turn" }>): Promise<FsResult[k
     case "realpath":
       return await pRealpath(op.path);
     case "readManifest": {
+      // The open resolves the path, which can wait on the disk: in the thread pool. The rest cannot,
+      // and runs within the turn's CPU budget like a parse (32 opens can complete together); the
+      // check and the read in one synchronous stretch, as runAsync does for a parse.
       const fd = await pOpen(op.path, manifestFlags(op.noFollow));
-      try {
-        const st = await pFstat(fd);
-        const refused = checkManifest(st);
-        if (refused !== undefined) return refused;
-        return finishRead(await readBoundedAsync(fd, st.size), toStat(st));
-      } finally {
-        await pClose(fd);
-      }
+      while (performance.now() - turnStart >= TURN_MS) await waitTurn();
+      return readOpened(fd);
     }
   }
 }

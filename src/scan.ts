@@ -96,7 +96,8 @@ function* listRoot(ctx: Context, root: SkillRoot): FsTask<readonly Slot[]> {
         kind: "dir",
         name: entry.name,
         dir,
-        real: rootReal === "" ? "" : child(rootReal, entry.name),
+        // Under a root that is its own real path (the usual case) that is `dir` itself: one string kept, not two.
+        real: rootReal === "" ? "" : rootReal === root.path ? dir : child(rootReal, entry.name),
       });
     } else if (entry.type === "symlink" && follow) {
       links = true;

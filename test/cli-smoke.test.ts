@@ -3,6 +3,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { expect, test } from "vitest";
 import { EXAMPLE, EXAMPLE_TABLE, REPO } from "./helpers/cli.js";
+import { writeTree } from "./helpers/fixture.js";
 
 // npm test builds first, so this runs the real compiled bin, as npm would link it.
 const pkg = JSON.parse(fs.readFileSync(path.join(REPO, "package.json"), "utf8"));
@@ -24,6 +25,24 @@ test("the built bin lists the example workspace, writes the warning to stderr an
   expect(result.stderr).toBe(
     'warning: invalid_skill: examples/workspace/.clarvis/skills/broken/SKILL.md:4:1: invalid YAML: Missing closing "quote; skipped\n',
   );
+});
+
+test("the built bin answers --version alone from package.json, loading none of the command line", () => {
+  expect(spawnSync(process.execPath, [BIN, "--version"], { encoding: "utf8" }).stdout).toBe(
+    `${pkg.version}\n`,
+  );
+  // The bin on its own beside a package.json: --version still answers; anything else needs main.js.
+  const alone = writeTree({
+    "package.json": '{"type":"module","version":"9.8.7"}',
+    "dist/cli/bin.js": fs.readFileSync(BIN),
+  });
+  const lone = path.join(alone, "dist", "cli", "bin.js");
+  const version = spawnSync(process.execPath, [lone, "--version"], { encoding: "utf8" });
+  expect([version.status, version.stdout, version.stderr]).toEqual([0, "9.8.7\n", ""]);
+  // --version among other arguments is main's to judge (a usage error may come first).
+  const other = spawnSync(process.execPath, [lone, "--version", "--json"], { encoding: "utf8" });
+  expect(other.status).toBe(1);
+  expect(other.stderr).toContain("ERR_MODULE_NOT_FOUND");
 });
 
 test("the built bin exits 2 on bad usage and 1 on a refused resource, with nothing on stdout", () => {

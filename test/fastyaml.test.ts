@@ -46,9 +46,9 @@ function differential(texts: readonly string[]): { seen: number; fast: number } 
 }
 
 describe("fastParse against yaml on real manifests", () => {
-  test("the vendored ones: yaml's value or a decline; 36 of the 47 take the fast path", () => {
-    // The other 11 are declined or certainly rejected, and left to yaml: 9 of them are not YAML (8 repaired).
-    expect(differential(frontmatters(fixtureRoots()))).toEqual({ seen: 47, fast: 36 });
+  test("the vendored ones: yaml's value or a decline; 37 of the 47 take the fast path", () => {
+    // The other 10 are declined or certainly rejected, and left to yaml: 9 of them are not YAML (8 repaired).
+    expect(differential(frontmatters(fixtureRoots()))).toEqual({ seen: 47, fast: 37 });
   });
 
   corpusTest(
@@ -56,8 +56,9 @@ describe("fastParse against yaml on real manifests", () => {
     () => {
       const { seen, fast } = differential(frontmatters(corpusRoots()));
       expect(seen).toBeGreaterThan(2200);
-      // 2,181 of the corpus frontmatters are valid YAML; all but a handful of multi-line flow maps are simple.
-      expect(fast).toBeGreaterThan(2150);
+      // 2,181 of the corpus frontmatters are valid YAML: all but one (a broken flow map yaml reads anyway)
+      // take the fast path, multi-line JSON metadata included; 40 more that are not YAML only once repaired.
+      expect(fast).toBeGreaterThanOrEqual(2155);
     },
   );
 });
@@ -150,7 +151,7 @@ describe("fastParse on tricky scalars", () => {
     ["an anchor", "name: &x a\n"],
     ["a tag", "name: !!str 1\n"],
     ["an unclosed quote", 'name: "a\n  b"\n'],
-    ["a multi-line flow map", "metadata: {\n  a: 1 }\n"],
+    ["a multi-line flow map closed at column 0", "metadata: {\n  a: 1\n}\n"],
     ["a kept block scalar", "d: |+\n  a\n"],
     ["a more-indented folded line", "d: >\n  a\n    b\n"],
     ["a key that is not a string", "true: 1\n"],
