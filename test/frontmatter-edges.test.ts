@@ -166,6 +166,15 @@ describe("repairYaml", () => {
     expect(repairYaml("description: a: b\nname: x\n  y")).toBe('description: "a: b"\nname: x\n  y');
   });
 
+  test("a repair the fast path still rejects falls to yaml, whose first error stands", () => {
+    expect(parseFrontmatter('description: Use when: x\nb: "q" junk', true)).toEqual({
+      ok: false,
+      message: "invalid YAML: Nested mappings are not allowed in compact mappings",
+      line: 1,
+      column: 14,
+    });
+  });
+
   test("a repair the fast path reads is not held to the full parser's length limit", () => {
     const text = `name: x\ndescription: Use when: y\nnote: ${"z".repeat(MAX_YAML_LENGTH)}`;
     expect(parseFrontmatter(text, true)).toEqual({
