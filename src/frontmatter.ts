@@ -188,7 +188,8 @@ const NEEDS_QUOTES = /: |^[`@[{,%]/;
 
 function trimBlanks(s: string): string {
   let end = s.length;
-  while (end > 0 && (s[end - 1] === " " || s[end - 1] === "\t")) end--;
+  // At 0, s[-1] is undefined and stops the loop.
+  while (s[end - 1] === " " || s[end - 1] === "\t") end--;
   return s.slice(0, end);
 }
 
@@ -204,9 +205,11 @@ export function repairYaml(text: string): string | undefined {
     const m = TOP_LEVEL_PLAIN.exec((lines[i] ?? "").replace(/\r$/, ""));
     if (m === null) continue;
     const value = trimBlanks(m[3] ?? "");
-    if (value === "" || /^["'|>]/.test(value) || !NEEDS_QUOTES.test(value)) continue;
+    // An empty value never matches NEEDS_QUOTES.
+    if (/^["'|>]/.test(value) || !NEEDS_QUOTES.test(value)) continue;
     let last = i;
-    while (last + 1 < lines.length && /^[ \t]+\S/.test(lines[last + 1] ?? "")) last++;
+    // Past the last line, `?? ""` fails the test and stops the loop.
+    while (/^[ \t]+\S/.test(lines[last + 1] ?? "")) last++;
     const cr = (lines[last] ?? "").endsWith("\r") ? "\r" : "";
     const quoteSafe = (s: string) => s.replace(/\r$/, "").replace(/\\/g, "\\\\").replace(/"/g, '\\"');
     for (let j = i + 1; j <= last; j++) lines[j] = quoteSafe(lines[j] ?? "");

@@ -1,0 +1,186 @@
+// Issue 9: exact-value tests on src/frontmatter.ts's bounds, located errors and lenient repair, each
+// written to fail when the line it names is broken (mutation testing survivors).
+import { describe, expect, test } from "vitest";
+import {
+  MAX_ALIASES,
+  MAX_EXPANDED_WEIGHT,
+  MAX_YAML_LENGTH,
+  parseFrontmatter,
+  repairYaml,
+} from "../src/frontmatter.js";
+
+const TOO_DEEP = { ok: false, message: "frontmatter nests deeper than 64 levels" };
+const EXPANDS = {
+  ok: false,
+  message: `frontmatter aliases expand to more than ${MAX_EXPANDED_WEIGHT} characters and nodes, or refer to themselves`,
+};
+const nest = (n: number, inner: string) => `${"[".repeat(n)}${inner}${"]".repeat(n)}`;
+
+describe("located YAML errors from the full parser", () => {
+  test("the first line of yaml's message, its position stripped, with line and column", () => {
+    expect(parseFrontmatter("a: b: c", false)).toEqual({
+      ok: false,
+      message: "invalid YAML: Nested mappings are not allowed in compact mappings",
+      line: 1,
+      column: 4,
+    });
+  });
+
+  test("a two-digit line number is stripped from the message too", () => {
+    expect(parseFrontmatter(`${"\n".repeat(10)}a: b: c`, false)).toEqual({
+      ok: false,
+      message: "invalid YAML: Nested mappings are not allowed in compact mappings",
+      line: 11,
+      column: 4,
+    });
+  });
+
+  test("an unclosed quote is located on the blank line after it", () => {
+    expect(parseFrontmatter("a: 'x\n", false)).toEqual({
+      ok: false,
+      message: "invalid YAML: Missing closing 'quote",
+      line: 2,
+      column: 1,
+    });
+  });
+
+  test("nesting that exhausts the parser's stack is too deep, without a position", () => {
+    expect(parseFrontmatter(`a: ${"[".repeat(MAX_YAML_LENGTH - 8)}`, false)).toEqual(TOO_DEEP);
+  });
+
+  test("an error at the end of the text", () => {
+    expect(parseFrontmatter('a: "unterminated', false)).toEqual({
+      ok: false,
+      message: 'invalid YAML: Missing closing "quote',
+      line: 1,
+      column: 17,
+    });
+  });
+});
+
+describe("what the full parser gives that is not a mapping", () => {
+  test.each(["null", "~", "# only a comment"])("%j is empty", (text) => {
+    expect(parseFrontmatter(text, false)).toEqual({
+      ok: false,
+      message: "frontmatter is empty, not a mapping of keys to values",
+    });
+  });
+});
+
+describe("alias expansion bound", () => {
+  test("one alias over the count is refused before yaml composes the text", () => {
+    const text = `a: &x 1\nb: [${Array(MAX_ALIASES + 1)
+      .fill("*x")
+      .join(", ")}]`;
+    expect(parseFrontmatter(text, false)).toEqual({
+      ok: false,
+      message: `frontmatter uses ${MAX_ALIASES + 1} YAML aliases, over the limit of ${MAX_ALIASES}`,
+    });
+  });
+
+  test("aliases of a number and of a null-valued neighbour load", () => {
+    expect(parseFrontmatter("a: &x 1\nb: *x", false)).toEqual({
+      ok: true,
+      data: { a: 1, b: 1 },
+      repaired: false,
+    });
+    expect(parseFrontmatter("a: &x b\nc:\nd: *x", false)).toEqual({
+      ok: true,
+      data: { a: "b", c: null, d: "b" },
+      repaired: false,
+    });
+    expect(parseFrontmatter("a: &x b\nc: {d, e: *x}", false)).toEqual({
+      ok: true,
+      data: { a: "b", c: { d: null, e: "b" } },
+      repaired: false,
+    });
+  });
+
+  test("a long string repeated by aliases is refused, a number beside it notwithstanding", () => {
+    const big = "y".repeat(3000);
+    expect(parseFrontmatter(`a: &x "${big}"\nb: [1, *x, *x, *x, *x, *x, *x]`, false)).toEqual(EXPANDS);
+  });
+
+  test("a weight of exactly the limit loads; one more character is refused", () => {
+    // abc(1+3) + &x(1+L) + b(1+1) + seq(1) + 7 aliases(7 × (1+L)) + the mapping(1) = 16 + 8L.
+    const text = (len: number) => `abc: &x "${"y".repeat(len)}"\nb: [*x, *x, *x, *x, *x, *x, *x]`;
+    const exact = (MAX_EXPANDED_WEIGHT - 16) / 8;
+    const ok = parseFrontmatter(text(exact), false);
+    expect(ok.ok).toBe(true);
+    expect(parseFrontmatter(text(exact + 1), false)).toEqual(EXPANDS);
+  });
+
+  test("an alias inside its own anchor is refused", () => {
+    expect(parseFrontmatter("a: &x [b, *x]", false)).toEqual(EXPANDS);
+  });
+
+  test("aliases of aliases past yaml's alias count are refused with yaml's message", () => {
+    const ten = (s: string) => Array(10).fill(s).join(", ");
+    const text = `a: &a [x]\nb: &b [${ten("*a")}]\nc: &c [${ten("*b")}]\nd: [${ten("*c")}]`;
+    expect(parseFrontmatter(text, false)).toEqual({
+      ok: false,
+      message: "invalid YAML: Excessive alias count indicates a resource exhaustion attack",
+    });
+  });
+});
+
+describe("depth bound", () => {
+  test("aliases that nest a shallow tree deeper than the limit are refused", () => {
+    expect(parseFrontmatter(`a: &x ${nest(40, "1")}\nb: ${nest(40, "*x")}`, false)).toEqual(TOO_DEEP);
+    expect(parseFrontmatter(`a: &x ${nest(30, "1")}\nb: ${nest(30, "*x")}`, false).ok).toBe(true);
+  });
+
+  test("a collection key nested deeper than the limit is refused (toJS would make it a string)", () => {
+    expect(parseFrontmatter(`{${nest(70, "1")}: 1}`, false)).toEqual(TOO_DEEP);
+  });
+});
+
+describe("repairYaml", () => {
+  test("trailing blanks of the value are cut: spaces, tabs, both", () => {
+    expect(repairYaml("description: Use when: x   ")).toBe('description: "Use when: x"');
+    expect(repairYaml("description: Use when: x\t\t")).toBe('description: "Use when: x"');
+    expect(repairYaml("description: Use when: x \t")).toBe('description: "Use when: x"');
+  });
+
+  test("CRLF continuation lines move inside the quotes, escaped, the CRs kept at line ends", () => {
+    const text = 'description: Use when: a\r\n  more "q" \\ here\r\n  a\rb\r\nname: x\r\n';
+    expect(repairYaml(text)).toBe(
+      'description: "Use when: a\r\n  more \\"q\\" \\\\ here\n  a\rb"\r\nname: x\r\n',
+    );
+  });
+
+  test("a one-line value keeps its CR after the closing quote", () => {
+    expect(repairYaml("description: Use when: a\r\nname: x")).toBe('description: "Use when: a"\r\nname: x');
+  });
+
+  test("quoted values are left alone though they hold ': '", () => {
+    expect(repairYaml("description: 'a: b'\nname: \"c: d\"")).toBeUndefined();
+  });
+
+  test("a CR inside a line is no line end: no match", () => {
+    expect(repairYaml("description: a: b\rc")).toBeUndefined();
+  });
+
+  test("a blank-only line or an unindented line ends the continuation", () => {
+    expect(repairYaml("description: a: b\n   \nname: x")).toBe('description: "a: b"\n   \nname: x');
+    expect(repairYaml("description: a: b\nname: x\n  y")).toBe('description: "a: b"\nname: x\n  y');
+  });
+
+  test("a repair the fast path still rejects falls to yaml, whose first error stands", () => {
+    expect(parseFrontmatter('description: Use when: x\nb: "q" junk', true)).toEqual({
+      ok: false,
+      message: "invalid YAML: Nested mappings are not allowed in compact mappings",
+      line: 1,
+      column: 14,
+    });
+  });
+
+  test("a repair the fast path reads is not held to the full parser's length limit", () => {
+    const text = `name: x\ndescription: Use when: y\nnote: ${"z".repeat(MAX_YAML_LENGTH)}`;
+    expect(parseFrontmatter(text, true)).toEqual({
+      ok: true,
+      data: { name: "x", description: "Use when: y", note: "z".repeat(MAX_YAML_LENGTH) },
+      repaired: true,
+    });
+  });
+});
