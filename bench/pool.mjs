@@ -8,6 +8,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
+import { plainBm25 } from "./bm25.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const lib = await import(pathToFileURL(path.join(here, "..", "dist", "index.js")).href);
@@ -40,37 +41,6 @@ const subset = queries.filter((q) => q.split === values.split);
 if (subset.length === 0) throw new Error(`no request with split ${values.split}`);
 
 /** The baseline of bench/search.mjs (kept identical): BM25 k1 1.2, b 0.75 over name + description, no stemming. */
-function plainBm25(docs) {
-  const toks = (t) => t.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-  const tf = docs.map((s) => {
-    const m = new Map();
-    const words = toks(`${s.name} ${s.description}`);
-    for (const w of words) m.set(w, (m.get(w) ?? 0) + 1);
-    return { m, len: words.length };
-  });
-  const avg = tf.reduce((a, d) => a + d.len, 0) / tf.length;
-  const df = new Map();
-  for (const d of tf) for (const w of d.m.keys()) df.set(w, (df.get(w) ?? 0) + 1);
-  return (query, limit) => {
-    const scores = tf.map((d, i) => {
-      let s = 0;
-      for (const w of new Set(toks(query))) {
-        const f = d.m.get(w);
-        if (f === undefined) continue;
-        const n = df.get(w);
-        s +=
-          Math.log(1 + (tf.length - n + 0.5) / (n + 0.5)) *
-          ((f * 2.2) / (f + 1.2 * (0.25 + (0.75 * d.len) / avg)));
-      }
-      return [i, s];
-    });
-    return scores
-      .filter(([, s]) => s > 0)
-      .sort((a, b) => b[1] - a[1] || (docs[a[0]].name < docs[b[0]].name ? -1 : 1))
-      .slice(0, limit)
-      .map(([i]) => docs[i].name);
-  };
-}
 
 const bm25 = plainBm25(list);
 const names = (matches) => matches.map((m) => m.skill.name);

@@ -1,0 +1,35 @@
+// The baseline every ranker in bench/ is measured against: plain BM25 (k1 1.2, b 0.75) over name +
+// description as one field, lower-cased words, no stemming, no floor. Shared by search.mjs and pool.mjs.
+
+/** Plain BM25 (k1 1.2, b 0.75) over name + description as one field, lower-cased words, no stemming: the baseline. */
+export function plainBm25(docs) {
+  const toks = (t) => t.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const tf = docs.map((s) => {
+    const m = new Map();
+    const words = toks(`${s.name} ${s.description}`);
+    for (const w of words) m.set(w, (m.get(w) ?? 0) + 1);
+    return { m, len: words.length };
+  });
+  const avg = tf.reduce((a, d) => a + d.len, 0) / tf.length;
+  const df = new Map();
+  for (const d of tf) for (const w of d.m.keys()) df.set(w, (df.get(w) ?? 0) + 1);
+  return (query, limit = 10) => {
+    const scores = tf.map((d, i) => {
+      let s = 0;
+      for (const w of new Set(toks(query))) {
+        const f = d.m.get(w);
+        if (f === undefined) continue;
+        const n = df.get(w);
+        s +=
+          Math.log(1 + (tf.length - n + 0.5) / (n + 0.5)) *
+          ((f * 2.2) / (f + 1.2 * (0.25 + (0.75 * d.len) / avg)));
+      }
+      return [i, s];
+    });
+    return scores
+      .filter(([, s]) => s > 0)
+      .sort((a, b) => b[1] - a[1] || (docs[a[0]].name < docs[b[0]].name ? -1 : 1))
+      .slice(0, limit)
+      .map(([i]) => docs[i].name);
+  };
+}
