@@ -1,5 +1,18 @@
 // The baseline every ranker in bench/ is measured against: plain BM25 (k1 1.2, b 0.75) over name +
-// description as one field, lower-cased words, no stemming, no floor. Shared by search.mjs and pool.mjs.
+// description as one field, lower-cased words, no stemming, no floor; and the catalog it is measured on.
+// Shared by search.mjs and pool.mjs.
+import * as fs from "node:fs";
+import * as path from "node:path";
+
+/** The bench's catalog: each repository folder of the corpus a root, sorted by name. */
+export function corpusRoots(corpus) {
+  return fs
+    .readdirSync(corpus, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name)
+    .sort()
+    .map((name) => ({ path: path.join(corpus, name), source: name }));
+}
 
 /** Plain BM25 (k1 1.2, b 0.75) over name + description as one field, lower-cased words, no stemming: the baseline. */
 export function plainBm25(docs) {

@@ -10,7 +10,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { plainBm25 } from "./bm25.mjs";
+import { corpusRoots, plainBm25 } from "./bm25.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const lib = await import(pathToFileURL(path.join(here, "..", "dist", "index.js")).href);
@@ -27,12 +27,7 @@ if (!fs.existsSync(corpus)) {
   process.exit(0);
 }
 lib.setWarnSink(() => {});
-const roots = fs
-  .readdirSync(corpus, { withFileTypes: true })
-  .filter((d) => d.isDirectory())
-  .map((d) => d.name)
-  .sort()
-  .map((name) => ({ path: path.join(corpus, name), source: name }));
+const roots = corpusRoots(corpus);
 const skills = lib.createAgentSkills({ roots });
 const list = skills.listSkills();
 const { queries } = JSON.parse(fs.readFileSync(path.join(here, "search-eval.json"), "utf8"));
