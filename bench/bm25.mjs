@@ -4,6 +4,23 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 
+/**
+ * The evaluation's catalog and requests: the corpus with each repository folder a root, sorted by name
+ * (warnings silenced), its roots, and bench/search-eval.json's requests.
+ */
+export function openEvaluation(lib, corpus) {
+  lib.setWarnSink(() => {});
+  const roots = corpusRoots(corpus);
+  const skills = lib.createAgentSkills({ roots });
+  const file = path.join(path.dirname(new URL(import.meta.url).pathname), "search-eval.json");
+  return {
+    roots,
+    skills,
+    list: skills.listSkills(),
+    queries: JSON.parse(fs.readFileSync(file, "utf8")).queries,
+  };
+}
+
 /** The bench's catalog: each repository folder of the corpus a root, sorted by name. */
 export function corpusRoots(corpus) {
   return fs

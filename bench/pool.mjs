@@ -8,7 +8,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { corpusRoots, plainBm25 } from "./bm25.mjs";
+import { openEvaluation, plainBm25 } from "./bm25.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const lib = await import(pathToFileURL(path.join(here, "..", "dist", "index.js")).href);
@@ -26,11 +26,7 @@ if (!fs.existsSync(corpus)) {
   console.log(`pooling skipped: no corpus at ${corpus}`);
   process.exit(0);
 }
-lib.setWarnSink(() => {});
-const roots = corpusRoots(corpus);
-const skills = lib.createAgentSkills({ roots });
-const list = skills.listSkills();
-const { queries } = JSON.parse(fs.readFileSync(path.join(here, "search-eval.json"), "utf8"));
+const { skills, list, queries } = openEvaluation(lib, corpus);
 const subset = queries.filter((q) => q.split === values.split);
 if (subset.length === 0) throw new Error(`no request with split ${values.split}`);
 

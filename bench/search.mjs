@@ -10,7 +10,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { corpusRoots, plainBm25 } from "./bm25.mjs";
+import { openEvaluation, plainBm25 } from "./bm25.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const lib = await import(pathToFileURL(path.join(here, "..", "dist", "index.js")).href);
@@ -26,11 +26,7 @@ if (!fs.existsSync(corpus)) {
   console.log(`search bench skipped: no corpus at ${corpus}`);
   process.exit(0);
 }
-lib.setWarnSink(() => {});
-const roots = corpusRoots(corpus);
-const skills = lib.createAgentSkills({ roots });
-const list = skills.listSkills();
-const { queries } = JSON.parse(fs.readFileSync(path.join(here, "search-eval.json"), "utf8"));
+const { roots, skills, list, queries } = openEvaluation(lib, corpus);
 for (const q of queries)
   for (const name of Object.keys(q.relevant))
     if (skills.getSkill(name) === undefined) throw new Error(`${q.id}: no skill ${name} in the catalog`);
