@@ -177,8 +177,9 @@ describe("the tarball", () => {
       expect(paths).toContain(needed);
   });
 
-  test("stays small: under 200 kB packed", () => {
-    expect(packed.size).toBeLessThan(200_000);
+  // The command line carries its own copy of yaml since it became one module (it starts faster: build.mjs).
+  test("stays small: under 250 kB packed", () => {
+    expect(packed.size).toBeLessThan(250_000);
   });
 });
 

@@ -74,3 +74,21 @@ test("skillFrontmatterSchema behaves as the zod object schema it stands for", ()
   expect("safeParse" in skillFrontmatterSchema).toBe(true);
   expect(Reflect.ownKeys(skillFrontmatterSchema)).toContain("_zod");
 });
+
+test("the command line is one module with yaml inside: it reads a broken manifest with no yaml installed", () => {
+  // Node 20 loads the CLI's ~45 modules and yaml's ~70 files one by one; the build bundles them (issue 13).
+  expect(fs.readdirSync(path.join(REPO, "dist", "cli")).sort()).toEqual(["bin.js", "main.js"]);
+  const pkg = packageWithoutZod();
+  fs.rmSync(path.join(pkg, "node_modules"), { recursive: true });
+  const root = writeTree({
+    "broken/SKILL.md": manifest('name: broken\ndescription: "unclosed'),
+    "plain/SKILL.md": manifest("name: plain\ndescription: Plainly valid."),
+  });
+  const r = spawnSync(process.execPath, ["dist/cli/bin.js", "list", "--json", "--root", root], {
+    cwd: pkg,
+    encoding: "utf8",
+  });
+  expect((JSON.parse(r.stdout) as { name: string }[]).map((s) => s.name)).toEqual(["plain"]);
+  expect(r.stderr).toMatch(/broken.SKILL\.md:4:1: invalid YAML: Missing closing "quote; skipped\n/);
+  expect(r.status).toBe(0);
+});
