@@ -150,7 +150,7 @@ function parseYaml(text: string): ParsedFrontmatter {
     const err = doc.errors[0];
     if (err !== undefined) {
       const pos = err.linePos?.[0];
-      const first = (err.message.split("\n")[0] ?? "").replace(/ at line \d+, column \d+:?$/, "");
+      const first = (err.message.split("\n")[0] as string).replace(/ at line \d+, column \d+:?$/, "");
       const message = `invalid YAML: ${first.includes("call stack") ? "nesting too deep" : first}`;
       return pos === undefined
         ? { ok: false, message }
@@ -173,8 +173,8 @@ function parseYaml(text: string): ParsedFrontmatter {
 
 function checkMapping(data: unknown, repaired: boolean): ParsedFrontmatter {
   if (typeof data !== "object" || data === null || Array.isArray(data)) {
-    const what =
-      data === null || data === undefined ? "empty" : Array.isArray(data) ? "a list" : `a ${typeof data}`;
+    // toJS gives null for an empty document, never undefined.
+    const what = data === null ? "empty" : Array.isArray(data) ? "a list" : `a ${typeof data}`;
     return { ok: false, message: `frontmatter is ${what}, not a mapping of keys to values` };
   }
   if (depthExceeds(data, MAX_DEPTH)) return TOO_DEEP;
@@ -202,17 +202,17 @@ export function repairYaml(text: string): string | undefined {
   const lines = text.split("\n");
   let changed = false;
   for (let i = 0; i < lines.length; i++) {
-    const m = TOP_LEVEL_PLAIN.exec((lines[i] ?? "").replace(/\r$/, ""));
+    const m = TOP_LEVEL_PLAIN.exec((lines[i] as string).replace(/\r$/, ""));
     if (m === null) continue;
-    const value = trimBlanks(m[3] ?? "");
+    const value = trimBlanks(m[3] as string);
     // An empty value never matches NEEDS_QUOTES.
     if (/^["'|>]/.test(value) || !NEEDS_QUOTES.test(value)) continue;
     let last = i;
     // Past the last line, `?? ""` fails the test and stops the loop.
     while (/^[ \t]+\S/.test(lines[last + 1] ?? "")) last++;
-    const cr = (lines[last] ?? "").endsWith("\r") ? "\r" : "";
+    const cr = (lines[last] as string).endsWith("\r") ? "\r" : "";
     const quoteSafe = (s: string) => s.replace(/\r$/, "").replace(/\\/g, "\\\\").replace(/"/g, '\\"');
-    for (let j = i + 1; j <= last; j++) lines[j] = quoteSafe(lines[j] ?? "");
+    for (let j = i + 1; j <= last; j++) lines[j] = quoteSafe(lines[j] as string);
     lines[i] = `${m[1]}${m[2]}"${quoteSafe(value)}`;
     lines[last] = `${lines[last]}"${cr}`;
     if (last !== i) lines[i] += cr;
