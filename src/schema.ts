@@ -120,11 +120,12 @@ function deepFreeze<T>(value: T): T {
   // By length, not by popping until undefined: an undefined value in the data would end the walk early.
   while (stack.length > 0) {
     const v = stack.pop();
-    if (typeof v !== "object" || v === null || Object.isFrozen(v)) continue;
+    // Object.isFrozen is true for every primitive, null and undefined included: they are skipped too.
+    if (Object.isFrozen(v)) continue;
     Object.freeze(v);
     // Arrays by index: Object.values would copy each one first.
     if (Array.isArray(v)) for (const child of v) stack.push(child);
-    else for (const child of Object.values(v)) stack.push(child);
+    else for (const child of Object.values(v as object)) stack.push(child);
   }
   return value;
 }
