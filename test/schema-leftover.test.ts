@@ -1,8 +1,8 @@
 // Issue 9, leftover survivors of src/schema.ts: the generic problem for a key the caller added to the
 // exported schema, and deep freezing (null and the other primitives skipped, nested objects frozen).
-import { expect, test } from "vitest";
+import { expect, test, vi } from "vitest";
 import { z } from "zod";
-import { skillFrontmatterSchema, validateFrontmatter } from "../src/schema.js";
+import { validateFrontmatter } from "../src/schema.js";
 
 const base = { name: "pdf", description: "Read PDFs." };
 
@@ -18,15 +18,25 @@ test("metadata with null, numbers, booleans and strings at every level is frozen
   ]);
 });
 
-// Last in the file: it changes the schema this module graph shares (the one validateFrontmatter uses).
-test("a key the caller added to the exported schema is checked by a zod parse and named generically", () => {
-  // Through the proxy: the shape object is the real schema's, read by zod on its first parse.
-  (skillFrontmatterSchema.shape as Record<string, unknown>).version = z.number();
-  // A word boolean makes the data need a zod parse (plainly valid data is settled without one).
-  expect(validateFrontmatter({ ...base, version: "one", "user-invocable": "yes" })).toEqual({
-    ok: false,
-    key: "version",
-    message: 'frontmatter "version" must be valid, received a string',
-  });
-  expect(validateFrontmatter({ ...base, version: 1, "user-invocable": "yes" }).ok).toBe(true);
+test("a key the caller added to the exported schema is checked by a zod parse and named generically", async () => {
+  // A module instance of its own, whose zod schema has parsed nothing yet; the registry is reset again
+  // after it, so that no other test file gets the changed schema when files share one module graph
+  // (Stryker's non-isolated runs).
+  vi.resetModules();
+  try {
+    const own = await import("../src/schema.js");
+    // Through the proxy: the shape object is the real schema's, read by zod on its first parse.
+    (own.skillFrontmatterSchema.shape as Record<string, unknown>).version = z.number();
+    // A word boolean makes the data need a zod parse (plainly valid data is settled without one).
+    expect(own.validateFrontmatter({ ...base, version: "one", "user-invocable": "yes" })).toEqual({
+      ok: false,
+      key: "version",
+      message: 'frontmatter "version" must be valid, received a string',
+    });
+    expect(own.validateFrontmatter({ ...base, version: 1, "user-invocable": "yes" }).ok).toBe(true);
+  } finally {
+    vi.resetModules();
+  }
+  // The instance this file imported is untouched.
+  expect(validateFrontmatter({ ...base, version: "one", "user-invocable": "yes" }).ok).toBe(true);
 });
