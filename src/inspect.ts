@@ -145,8 +145,7 @@ export function* inspect(
   let real = "";
   let outcome: ManifestOutcome | undefined;
   try {
-    // A memo whose fileSig is not "" holds the candidate read with it (see `keep`).
-    if (prev !== undefined && prev.fileSig !== "" && prev.item?.path === file) {
+    if (checkable(prev) && prev.item.path === file) {
       const before = prev.item;
       if (fileSeen || (yield* stat(file)).sig === prev.fileSig) {
         // Same listing, same file: the very same candidate, which lets the registry skip the merge.
@@ -198,9 +197,18 @@ function unreadableDir(dir: string, e: unknown): ScanItem {
   return warn("unreadable", `skill directory ${dir} cannot be read (${fsCode(e)}); skipped`, dir);
 }
 
+/**
+ * Whether `prev` holds a candidate read with a signature a stat can check. A memo's fileSig is not ""
+ * only when its item came from reading the manifest (or was carried over with that fileSig), so the
+ * item is there.
+ */
+function checkable(prev: DirMemo | undefined): prev is DirMemo & { readonly item: Candidate } {
+  return prev !== undefined && prev.fileSig !== "";
+}
+
 /** Whether the manifest `prev` read is still there with the signature it had; a file gone is not. */
 function* unchangedManifest(prev: DirMemo): FsTask<boolean> {
-  if (prev.item === undefined || prev.fileSig === "") return false;
+  if (!checkable(prev)) return false;
   try {
     return (yield* stat(prev.item.path)).sig === prev.fileSig;
   } catch (e) {
