@@ -121,7 +121,9 @@ describe("the manifest chosen", () => {
   });
 
   test("without SKILL.md the first variant in code-unit order wins, whatever order the listing gives", () => {
-    // Sixteen spellings written in a shuffled order, so no file system lists them already sorted.
+    // Sixteen spellings written in a shuffled order. Node lists a directory sorted by strcmp on POSIX
+    // (libuv's scandir), which for these names is code-unit order already; the sort in list() is for
+    // a platform whose listing comes in the file system's own order.
     const spellings = [
       "sKiLl.md",
       "skill.MD",
