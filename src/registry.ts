@@ -109,14 +109,17 @@ class Registry implements AgentSkills {
     this.watch = this.watch.bind(this);
   }
 
-  /** Send warnings to this instance's sink; a refresh the sink starts is refused, never recursed into. */
+  /**
+   * Send warnings to this instance's sink; a refresh the sink starts is refused, never recursed into.
+   * The flag is restored, not cleared: a sink's own loadSkill hands its warnings over from inside it.
+   */
   #emit(warnings: readonly SkillWarning[]): void {
-    if (warnings.length === 0) return;
+    const outer = this.#emitting;
     this.#emitting = true;
     try {
       emit(warnings, this.#onWarning);
     } finally {
-      this.#emitting = false;
+      this.#emitting = outer;
     }
   }
 
