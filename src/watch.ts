@@ -134,7 +134,8 @@ class Watcher {
       this.ready = this.#closing;
       return;
     }
-    o.signal?.addEventListener("abort", this.#onAbort, { once: true });
+    // Not `once`: #shutdown removes it, whether the abort or a close() came first.
+    o.signal?.addEventListener("abort", this.#onAbort);
     if (o.usePolling) this.#startPolling();
     else this.#set = new WatchSet(config, o.persistent, () => this.#schedule());
     // The first cycle sets the watches, then refreshes: whatever changed since the instance's last scan
