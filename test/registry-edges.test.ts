@@ -24,7 +24,8 @@ describe("refresh results", () => {
     writeTree({ "a/SKILL.md": skill("a"), "d/SKILL.md": skill("d") }, high);
     const added = s.refresh();
     expect(added).toEqual({ added: ["a", "c", "d"], removed: [], changed: [] });
-    for (const list of [added, added.added, added.removed, added.changed]) expect(Object.isFrozen(list)).toBe(true);
+    for (const list of [added, added.added, added.removed, added.changed])
+      expect(Object.isFrozen(list)).toBe(true);
 
     // A new directory for each: not a mere edit, so the full merge runs and diff() sorts.
     fs.renameSync(path.join(low, "c"), path.join(low, "c2"));
