@@ -128,6 +128,10 @@ describe("options", () => {
       "watch option pollMs must be a number of milliseconds >= 1, received Infinity",
     ],
     [{ pollMs: 0.5 }, "watch option pollMs must be a number of milliseconds >= 1, received 0.5"],
+    [
+      { debounceMs: Number.NaN },
+      "watch option debounceMs must be a number of milliseconds >= 0, received NaN",
+    ],
   ])("%o is refused: %s", (options, message) => {
     const { refresh, calls } = fakeRefresh(NONE);
     const root = writeTree({});
