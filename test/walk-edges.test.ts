@@ -3,6 +3,7 @@
 // stand in for "nothing was checked".
 import * as path from "node:path";
 import { describe, expect, test } from "vitest";
+import { setFaultHook } from "../src/fsx.js";
 import { validateSkills } from "../src/index.js";
 import { classify, findSkillDirs, isNearMiss, nothingChecked } from "../src/walk.js";
 import { skill, writeTree } from "./helpers/fixture.js";
@@ -62,8 +63,8 @@ describe("findSkillDirs", () => {
       "README.md": "x",
       "a/SKILL.md": skill("a"),
       "b/notes.txt": "x",
-      "f": { symlink: "README.md" },
-      "gone": { symlink: "nowhere" },
+      f: { symlink: "README.md" },
+      gone: { symlink: "nowhere" },
     });
     expect(findSkillDirs(base, true)).toEqual({ skills: [path.join(base, "a")], problems: [] });
     expect(findSkillDirs(base, false)).toEqual({ skills: [path.join(base, "a")], problems: [] });
@@ -148,7 +149,11 @@ describe("near misses: at most five, three folders down, files only", () => {
       hint: "give the folder of skill directories, or a skill directory",
     };
     expect(noManifest(top)).toEqual([{ ...none, file: top }]);
-    const modules = writeTree({ "node_modules/SKILLS.md": "x", ".git/SKILLS.md": "x", "x/skills.yaml/.keep": "" });
+    const modules = writeTree({
+      "node_modules/SKILLS.md": "x",
+      ".git/SKILLS.md": "x",
+      "x/skills.yaml/.keep": "",
+    });
     expect(noManifest(modules)).toEqual([{ ...none, file: modules }]);
   });
 
@@ -180,6 +185,70 @@ describe("nothing checked: only an error under the same PATH stands in for it", 
     expect(nothingChecked(ab, [error], false)).toBeUndefined();
     expect(nothingChecked(a, [error], false)?.rule).toBe("no-manifest");
     // A warning under the PATH does not stand in for the error.
-    expect(nothingChecked(a, [{ rule: "no-skills", file: a, message: "x" }], false)?.rule).toBe("no-manifest");
+    expect(nothingChecked(a, [{ rule: "no-skills", file: a, message: "x" }], false)?.rule).toBe(
+      "no-manifest",
+    );
+  });
+});
+
+describe("a symlink the walk cannot follow is a walk-incomplete warning, never a throw (bug: ELOOP escaped)", () => {
+  const cannot = (file: string, code: string) => ({
+    severity: "warning",
+    rule: "walk-incomplete",
+    file,
+    message: `cannot be read (${code})`,
+    hint: "give a narrower PATH, or make the folder readable",
+  });
+
+  test("a self-referencing symlink below the PATH; the skills beside it are still checked", () => {
+    const base = writeTree({
+      "a/SKILL.md": skill("a"),
+      "b/self": { symlink: "self" },
+      loop: { symlink: "loop" },
+    });
+    const report = validateSkills([base], { recursive: true });
+    expect([report.ok, report.skills, report.findings]).toEqual([
+      true,
+      1,
+      [cannot(path.join(base, "b", "self"), "ELOOP"), cannot(path.join(base, "loop"), "ELOOP")],
+    ]);
+    // Not following symlinks, there is nothing to stat.
+    expect(validateSkills([base], { recursive: true, followSymlinks: false }).findings).toEqual([]);
+  });
+
+  test("a symlink whose stat is refused", () => {
+    const base = writeTree({ "a/SKILL.md": skill("a"), "b/link": { symlink: "../a" } });
+    setFaultHook((op, p) => {
+      if (op === "stat" && p === path.join(base, "b", "link")) {
+        throw Object.assign(new Error("denied"), { code: "EACCES" });
+      }
+    });
+    try {
+      expect(findSkillDirs(base, true)).toEqual({
+        skills: [path.join(base, "a")],
+        problems: [{ path: path.join(base, "b", "link"), message: "cannot be read (EACCES)" }],
+      });
+    } finally {
+      setFaultHook(null);
+    }
+  });
+
+  test("a PATH given as a root that is a symlink loop: the walk says so, and nothing was checked", () => {
+    const base = writeTree({ self: { symlink: "self" } });
+    const self = path.join(base, "self");
+    expect(findSkillDirs(self, true)).toEqual({
+      skills: [],
+      problems: [{ path: self, message: "cannot be read (ELOOP)" }],
+    });
+    expect(validateSkills([self], { asRoots: true, recursive: true }).findings).toEqual([
+      cannot(self, "ELOOP"),
+      {
+        severity: "error",
+        rule: "no-manifest",
+        file: self,
+        message: "no SKILL.md was found at any depth below it, so nothing was checked",
+        hint: "check the path: each skill is a folder holding a SKILL.md",
+      },
+    ]);
   });
 });
