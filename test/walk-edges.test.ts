@@ -233,6 +233,24 @@ describe("a symlink the walk cannot follow is a walk-incomplete warning, never a
     }
   });
 
+  test("only symlinks are stat'ed: a plain file's stat is never asked", () => {
+    const base = writeTree({ "a/SKILL.md": skill("a"), "b/notes.txt": "x", "b/link": { symlink: "../a" } });
+    const asked: string[] = [];
+    setFaultHook((op, p) => {
+      if (op === "stat") asked.push(path.relative(base, p));
+      if (op === "stat" && p === path.join(base, "b", "notes.txt")) {
+        throw Object.assign(new Error("denied"), { code: "EACCES" });
+      }
+    });
+    try {
+      // The link leads to a, already read: each real folder is read once.
+      expect(findSkillDirs(base, true)).toEqual({ skills: [path.join(base, "a")], problems: [] });
+      expect(asked).toEqual(["", "b/link"]);
+    } finally {
+      setFaultHook(null);
+    }
+  });
+
   test("a PATH given as a root that is a symlink loop: the walk says so, and nothing was checked", () => {
     const base = writeTree({ self: { symlink: "self" } });
     const self = path.join(base, "self");
@@ -250,5 +268,35 @@ describe("a symlink the walk cannot follow is a walk-incomplete warning, never a
         hint: "check the path: each skill is a folder holding a SKILL.md",
       },
     ]);
+  });
+});
+
+describe("nothingChecked on a PATH it cannot stat", () => {
+  test("a refusal means it is there: no 'does not exist'; a bug of ours is rethrown", () => {
+    const base = writeTree({ "d/x.txt": "x" });
+    const d = path.join(base, "d");
+    const fail = (error: Error) =>
+      setFaultHook((op, p) => {
+        if (op === "stat" && p === d) throw error;
+      });
+    try {
+      fail(Object.assign(new Error("denied"), { code: "EACCES" }));
+      expect(nothingChecked(d, [], true)).toEqual({
+        rule: "no-manifest",
+        file: d,
+        message: "no SKILL.md was found at any depth below it, so nothing was checked",
+        hint: "check the path: each skill is a folder holding a SKILL.md",
+      });
+      fail(new TypeError("a bug"));
+      expect(() => nothingChecked(d, [], true)).toThrow(TypeError);
+    } finally {
+      setFaultHook(null);
+    }
+    expect(nothingChecked(path.join(base, "none"), [], true)).toEqual({
+      rule: "no-manifest",
+      file: path.join(base, "none"),
+      message: "does not exist, so nothing was checked",
+      hint: "check --root, --workspace and --home: agent-skills roots shows where it looks",
+    });
   });
 });
