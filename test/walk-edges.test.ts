@@ -8,7 +8,7 @@ import { validateSkills } from "../src/index.js";
 import { classify, findSkillDirs, isNearMiss, nothingChecked } from "../src/walk.js";
 import { skill, writeTree } from "./helpers/fixture.js";
 
-/** The one no-manifest finding of a plain (not recursive) validate of `dir`. */
+/** The findings of a plain (not recursive) validate of `dir`. */
 const noManifest = (dir: string) => validateSkills([dir]).findings;
 
 describe("classify", () => {
@@ -23,10 +23,9 @@ describe("classify", () => {
     expect(validateSkills([a])).toMatchObject({ ok: true, skills: 1, findings: [] });
   });
 
-  test("an empty folder is a root, not a skill", () => {
-    const base = writeTree({ "e/.keep": "" });
-    const e = path.join(base, "e", ".keep");
-    expect(classify(path.dirname(e))).toEqual({ kind: "root", dir: path.dirname(e) });
+  test("a folder without a SKILL.md, even an empty one, is a root", () => {
+    const base = writeTree({ ".keep": "" });
+    expect(classify(base)).toEqual({ kind: "root", dir: base });
     const empty = writeTree({});
     expect(classify(empty)).toEqual({ kind: "root", dir: empty });
   });
