@@ -17,7 +17,7 @@ const isManifest = (e: DirEntry) => e.name.toLowerCase() === "skill.md";
 export interface Walk {
   /** The skill directories found, in sorted depth-first order. */
   readonly skills: string[];
-  /** Folders that could not be read, or the PATH whose walk stopped at the folder limit. */
+  /** Folders or followed symlinks that could not be read, or the PATH: not a directory, or over the folder limit. */
   readonly problems: { readonly path: string; readonly message: string }[];
 }
 
@@ -92,8 +92,9 @@ export function findSkillDirs(top: string, follow: boolean): Walk {
     for (const e of entries) {
       if (SKIPPED.has(e.name)) continue;
       const child = path.join(dir, e.name);
-      if (e.type === "dir" || (follow && e.type === "symlink" && isFolderLink(child)))
+      if (e.type === "dir" || (follow && e.type === "symlink" && isFolderLink(child))) {
         visit(child, depth + 1);
+      }
     }
   };
   visit(top, 0);
