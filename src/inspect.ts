@@ -74,7 +74,6 @@ function* list(dir: string, follow: boolean): FsTask<Listing> {
     // Almost every directory holds exactly SKILL.md: those share one frozen listing, found without lists.
     let count = 0;
     for (const n of all) if (isManifest(n)) count++;
-    if (count === 0) return NO_MANIFEST;
     if (count === 1 && all.includes("SKILL.md")) return JUST_SKILL_MD;
     manifests = all.filter(isManifest).sort();
   } else {
@@ -103,25 +102,22 @@ export function* inspect(
   knownReal = "",
 ): FsTask<ScanItem | undefined> {
   const prev = ctx.previous.dirs.get(dir);
-  // The directory's signature is taken before its listing, so a change after this point shows next
-  // time; and only once the directory has been seen, which keeps the first scan to the I/O it needs.
-  let dirStat: Stat | undefined;
   let dirSig = "";
-  try {
-    if (prev !== undefined) {
-      dirStat = yield* stat(dir);
-      dirSig = trusted(ctx, dirStat);
-    }
-  } catch (e) {
-    // As when the listing fails: this scan cannot vouch for the directory.
-    const code = fsCode(e);
-    return warn("unreadable", `skill directory ${dir} cannot be read (${code}); skipped`, dir);
-  }
   let listing: Listing | undefined;
   let listedAfter = ctx.after;
   // Whether the manifest of `prev` was just seen unchanged, so the read below can skip its stat.
   let fileSeen = false;
-  if (prev !== undefined && dirStat !== undefined) {
+  // The directory's signature is taken before its listing, so a change after this point shows next
+  // time; and only once the directory has been seen, which keeps the first scan to the I/O it needs.
+  if (prev !== undefined) {
+    let dirStat: Stat;
+    try {
+      dirStat = yield* stat(dir);
+    } catch (e) {
+      // As when the listing fails: this scan cannot vouch for the directory.
+      return unreadableDir(dir, e);
+    }
+    dirSig = trusted(ctx, dirStat);
     if (dirSig !== "" && dirSig === prev.dirSig) ({ listing, listedAfter } = prev);
     else if (prev.dirSig === "" && settled(prev.listedAfter, dirStat)) {
       // The first scan lists a directory without its signature. One whose last change is older than
@@ -136,8 +132,7 @@ export function* inspect(
     try {
       listing = yield* list(dir, ctx.config.followSymlinks);
     } catch (e) {
-      const code = fsCode(e);
-      return warn("unreadable", `skill directory ${dir} cannot be read (${code}); skipped`, dir);
+      return unreadableDir(dir, e);
     }
   }
   const remember = (fileSig: string, item: Candidate | undefined) =>
@@ -150,8 +145,8 @@ export function* inspect(
   let real = "";
   let outcome: ManifestOutcome | undefined;
   try {
-    const before = prev?.item;
-    if (prev !== undefined && before !== undefined && prev.fileSig !== "" && before.path === file) {
+    if (checkable(prev) && prev.item.path === file) {
+      const before = prev.item;
       if (fileSeen || (yield* stat(file)).sig === prev.fileSig) {
         // Same listing, same file: the very same candidate, which lets the registry skip the merge.
         if (listing === prev.listing) return remember(prev.fileSig, before);
@@ -197,9 +192,23 @@ export function* inspect(
   return remember(fileSig, candidate(name, dir, file, sig, real, outcome, listing.warnings));
 }
 
+/** The warning for a skill directory that cannot be listed or stat'ed: this scan cannot vouch for it. */
+function unreadableDir(dir: string, e: unknown): ScanItem {
+  return warn("unreadable", `skill directory ${dir} cannot be read (${fsCode(e)}); skipped`, dir);
+}
+
+/**
+ * Whether `prev` holds a candidate read with a signature a stat can check. A memo's fileSig is not ""
+ * only when its item came from reading the manifest (or was carried over with that fileSig), so the
+ * item is there.
+ */
+function checkable(prev: DirMemo | undefined): prev is DirMemo & { readonly item: Candidate } {
+  return prev !== undefined && prev.fileSig !== "";
+}
+
 /** Whether the manifest `prev` read is still there with the signature it had; a file gone is not. */
 function* unchangedManifest(prev: DirMemo): FsTask<boolean> {
-  if (prev.item === undefined || prev.fileSig === "") return false;
+  if (!checkable(prev)) return false;
   try {
     return (yield* stat(prev.item.path)).sig === prev.fileSig;
   } catch (e) {
@@ -211,11 +220,12 @@ function* unchangedManifest(prev: DirMemo): FsTask<boolean> {
 
 /** Remember what `dir` gave for the next scan (the previous memo itself when nothing changed); gives its item. */
 function keep(ctx: Context, dir: string, prev: DirMemo | undefined, memo: DirMemo): Candidate | undefined {
+  // The same item means the same listing and fileSig: a candidate is carried over (with its fileSig)
+  // only when its listing is the same object, and no item means no manifest: the shared NO_MANIFEST
+  // listing and fileSig "".
   const same =
     prev !== undefined &&
     prev.dirSig === memo.dirSig &&
-    prev.listing === memo.listing &&
-    prev.fileSig === memo.fileSig &&
     prev.item === memo.item &&
     prev.listedAfter === memo.listedAfter;
   ctx.next.dirs.set(dir, same ? prev : memo);

@@ -131,9 +131,11 @@ function render(shape: Shape, entries: readonly Entry[], cap: number): string {
   return `${shape.open}${texts.join(shape.separator)}${shape.close}`;
 }
 
-/** The length of `render(shape, entries, cap)`, without building it. */
+/**
+ * The length of `render(shape, entries, cap)`, without building it. Right for one entry or more only;
+ * what it gives for none is never used (`keepNames` has no entry to drop, `fairCap` no cap to seek).
+ */
 function renderedLength(shape: Shape, entries: readonly Entry[], cap: number): number {
-  if (entries.length === 0) return 0;
   const frame = shape.open.length + shape.close.length + shape.separator.length * (entries.length - 1);
   return entries.reduce((sum, e) => sum + entryLength(e, cap), frame);
 }
@@ -153,7 +155,8 @@ function keepNames(shape: Shape, entries: readonly Entry[], budget: number): Ent
   for (const e of leastImportantFirst(entries)) {
     if (total <= budget) break;
     dropped.add(e.index);
-    total = dropped.size === entries.length ? 0 : total - floorLength(e) - shape.separator.length;
+    // Once the last entry is dropped the loop ends, so the total is never read without an entry left.
+    total -= floorLength(e) + shape.separator.length;
   }
   return entries.filter((e) => !dropped.has(e.index));
 }

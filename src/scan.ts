@@ -169,7 +169,8 @@ const CONCURRENCY = 32;
 export async function scanAsync(config: SkillConfig, previous: ScanCache, hint?: ScanHint): Promise<Scan> {
   const ctx = context(config, previous, hint);
   const listed = await Promise.all(config.roots.map((root) => runAsync(listRoot(ctx, root))));
-  const results: (ScanItem | undefined)[][] = listed.map((slots) => new Array(slots.length));
+  // Every index below a root's slot count is filled below (a slot is carried over, inspected, or kept).
+  const results: (ScanItem | undefined)[][] = listed.map(() => []);
   const jobs: [number, number, string, string, string][] = [];
   listed.forEach((slots, r) => {
     slots.forEach((slot, i) => {
