@@ -27,9 +27,9 @@ export interface Walk {
  * folders are followed only with `follow`: one that is a skill directory is checked wherever it
  * points (as discovery would serve it), but the walk descends only into folders whose real path is
  * inside `top`'s, so a link to `/` or `..` does not walk the disk. Each real folder is read once, so a
- * symlink loop ends.
+ * symlink loop ends. At most `maxDirs` folders are read (a parameter so that a test can reach the bound).
  */
-export function findSkillDirs(top: string, follow: boolean): Walk {
+export function findSkillDirs(top: string, follow: boolean, maxDirs = MAX_WALK_DIRS): Walk {
   const skills: string[] = [];
   const problems: { path: string; message: string }[] = [];
   // A file-system refusal is a finding; fsCode rethrows anything else (a bug of ours surfaces).
@@ -70,11 +70,11 @@ export function findSkillDirs(top: string, follow: boolean): Walk {
       inside = real === base || real.startsWith(base.endsWith(path.sep) ? base : base + path.sep);
       if (seen.has(real)) return;
       seen.add(real);
-      if (++read > MAX_WALK_DIRS) {
-        if (read === MAX_WALK_DIRS + 1) {
+      if (++read > maxDirs) {
+        if (read === maxDirs + 1) {
           problems.push({
             path: top,
-            message: `has over ${MAX_WALK_DIRS} folders; the rest were not searched`,
+            message: `has over ${maxDirs} folders; the rest were not searched`,
           });
         }
         return;

@@ -92,6 +92,39 @@ describe("findSkillDirs", () => {
   });
 });
 
+describe("findSkillDirs' bound on folders read", () => {
+  // The bound is 100,000 folders; the parameter lets a test reach it with a handful.
+  const tree = () =>
+    writeTree({
+      "a/.keep": "",
+      "b/.keep": "",
+      "c/.keep": "",
+      "d/SKILL.md": skill("d"),
+      "e/SKILL.md": skill("e"),
+    });
+
+  test("the folder past the bound is not read, and the walk says so once, naming PATH", () => {
+    const base = tree();
+    // top, a, b, c are read (4); d would be the fifth, e the sixth: one problem, not two.
+    expect(findSkillDirs(base, false, 4)).toEqual({
+      skills: [],
+      problems: [{ path: base, message: "has over 4 folders; the rest were not searched" }],
+    });
+  });
+
+  test("exactly at the bound every folder is read and nothing is reported", () => {
+    const base = tree();
+    expect(findSkillDirs(base, false, 6)).toEqual({
+      skills: [path.join(base, "d"), path.join(base, "e")],
+      problems: [],
+    });
+    expect(findSkillDirs(base, false, 5)).toEqual({
+      skills: [path.join(base, "d")],
+      problems: [{ path: base, message: "has over 5 folders; the rest were not searched" }],
+    });
+  });
+});
+
 describe("isNearMiss", () => {
   test("the name must end where the manifest's name does", () => {
     const no = ["skill.txt.bak", "skill.md.bak", "skills.yaml~", "skil.mdx", "skill.md", "SKILL.md"];
