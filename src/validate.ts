@@ -110,9 +110,11 @@ function keyLines(frontmatter: string): Map<string, number> {
   const map = new Map<string, number>();
   frontmatter.split("\n").forEach((text, i) => {
     const colon = text.indexOf(":");
-    if (colon <= 0 || text.startsWith(" ") || text.startsWith("\t")) return;
+    // A key of the top-level map starts its line: an indented line or a comment is not one.
+    if (colon <= 0 || text.startsWith(" ") || text.startsWith("\t") || text.startsWith("#")) return;
     const raw = text.slice(0, colon);
-    const key = /^(["']).*\1$/.test(raw) ? raw.slice(1, -1) : raw;
+    // An empty key ("" or ":") stays unlocated: the finding about the manifest's file name has key "".
+    const key = /^(["']).+\1$/.test(raw) ? raw.slice(1, -1) : raw;
     if (!map.has(key)) map.set(key, i + 2);
   });
   return map;
