@@ -77,7 +77,9 @@ function unprefix(message: string, file: string): string {
 }
 
 function fromWarning(w: SkillWarning): Draft {
-  const d = draft(w.code, w.path ?? "", unprefix(w.message, w.path ?? ""));
+  // Every warning of a scan names its path; the fallback only satisfies the type.
+  const file = w.path ?? "";
+  const d = draft(w.code, file, unprefix(w.message, file));
   return w.skill === undefined ? d : { ...d, skill: w.skill };
 }
 
@@ -86,15 +88,22 @@ const at = (line?: number, column?: number) => ({
   ...(column === undefined ? {} : { column }),
 });
 
-/** The manifest's bytes and frontmatter text, read again only when a finding needs a line number or excerpt. */
-function reread(file: string, follow: boolean): { bytes: Uint8Array; frontmatter: string } | undefined {
+/** A manifest read again, for a finding's line number or excerpt. */
+interface Reread {
+  readonly bytes: Uint8Array;
+  readonly text: string;
+  readonly frontmatter: string;
+}
+
+/** The manifest read again only when a finding needs a line number or excerpt; `undefined` if it no longer splits. */
+function reread(file: string, follow: boolean): Reread | undefined {
   try {
     const read = runSync(readManifest(file, !follow));
-    const text = read.kind === "ok" ? decodeUtf8(read.bytes) : undefined;
-    const split = text === undefined ? undefined : splitManifest(text);
-    return read.kind === "ok" && split?.ok
-      ? { bytes: read.bytes, frontmatter: split.frontmatter }
-      : undefined;
+    if (read.kind !== "ok") return undefined;
+    const text = decodeUtf8(read.bytes);
+    if (text === undefined) return undefined;
+    const split = splitManifest(text);
+    return split.ok ? { bytes: read.bytes, text, frontmatter: split.frontmatter } : undefined;
   } catch (e) {
     // The file changed since the scan; its findings then simply carry no line.
     fsCode(e);
@@ -121,9 +130,8 @@ function keyLines(frontmatter: string): Map<string, number> {
 }
 
 /** The text of file line `line`, to show under a YAML finding. */
-function excerpt(file: { bytes: Uint8Array } | undefined, line: number | undefined): { excerpt?: string } {
-  const text =
-    line === undefined || file === undefined ? undefined : decodeUtf8(file.bytes)?.split("\n")[line - 1];
+function excerpt(file: Reread | undefined, line: number | undefined): { excerpt?: string } {
+  const text = line === undefined || file === undefined ? undefined : file.text.split("\n")[line - 1];
   return text === undefined ? {} : { excerpt: text.replace(/\r$/, "") };
 }
 
@@ -179,7 +187,8 @@ function candidateFindings(c: Candidate, check: Check): Draft[] {
 function checkRoot(check: Check, root: SkillRoot, reportEmpty: boolean): Draft[] {
   const { config, checked } = check;
   const one: SkillConfig = { ...config, roots: [root] };
-  const items = scanSync(one).roots[0] ?? [];
+  // One root, so its items are all the scan's.
+  const items = scanSync(one).roots.flat();
   const out: Draft[] = [];
   for (const item of items) {
     if (item.kind === "warning") out.push(fromWarning(item.warning));
