@@ -4,7 +4,7 @@ import { resolveConfig } from "./config.js";
 import { StartupError } from "./errors.js";
 import { type Draft, finish, report, SCHEMA_HINTS, type ValidationReport } from "./findings.js";
 import { fsCode, readManifest, runSync } from "./fsx.js";
-import { decodeUtf8, splitManifest } from "./manifest.js";
+import { splitManifestBytes } from "./manifest.js";
 import { merge } from "./merge.js";
 import { checkFormatRules } from "./rules.js";
 import { type Candidate, inspectSync, scanSync } from "./scan.js";
@@ -88,22 +88,14 @@ const at = (line?: number, column?: number) => ({
   ...(column === undefined ? {} : { column }),
 });
 
-/** A manifest read again, for a finding's line number or excerpt. */
-interface Reread {
-  readonly bytes: Uint8Array;
-  readonly text: string;
-  readonly frontmatter: string;
-}
-
-/** The manifest read again only when a finding needs a line number or excerpt; `undefined` if it no longer splits. */
-function reread(file: string, follow: boolean): Reread | undefined {
+/** The manifest's bytes and frontmatter text, read again only when a finding needs a line number or excerpt. */
+function reread(file: string, follow: boolean): { bytes: Buffer; frontmatter: string } | undefined {
   try {
     const read = runSync(readManifest(file, !follow));
     if (read.kind !== "ok") return undefined;
-    const text = decodeUtf8(read.bytes);
-    if (text === undefined) return undefined;
-    const split = splitManifest(text);
-    return split.ok ? { bytes: read.bytes, text, frontmatter: split.frontmatter } : undefined;
+    // Split as the scan split it; `undefined` when the file is no longer UTF-8.
+    const split = splitManifestBytes(read.bytes);
+    return split?.ok ? { bytes: read.bytes, frontmatter: split.frontmatter } : undefined;
   } catch (e) {
     // The file changed since the scan; its findings then simply carry no line.
     fsCode(e);
@@ -130,8 +122,9 @@ function keyLines(frontmatter: string): Map<string, number> {
 }
 
 /** The text of file line `line`, to show under a YAML finding. */
-function excerpt(file: Reread | undefined, line: number | undefined): { excerpt?: string } {
-  const text = line === undefined || file === undefined ? undefined : file.text.split("\n")[line - 1];
+function excerpt(file: { bytes: Buffer } | undefined, line: number | undefined): { excerpt?: string } {
+  // UTF-8 (checked by the split). No line reads index -1, which holds nothing; a BOM stays on line 1, the fence.
+  const text = file?.bytes.toString().split("\n")[(line ?? 0) - 1];
   return text === undefined ? {} : { excerpt: text.replace(/\r$/, "") };
 }
 

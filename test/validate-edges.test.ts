@@ -260,6 +260,13 @@ describe("the line of a key", () => {
     ]);
   });
 
+  test('nor is an explicit key\'s line (? a: b), for a key written "? a"', () => {
+    expect(lines(`"? a": 1\n? a: b\n: c`)).toEqual([
+      ["unknown-field", 4, unknown("? a")],
+      ["unknown-field", null, unknown("{ a: b }")],
+    ]);
+  });
+
   // A finding about the file's name has the key "": no line, even when the frontmatter has a key "".
   test.each([": x", '"": x'])("the empty key (%s) is never located", (line) => {
     expect(lines(line, { target: "codex" }, "skill.md")).toEqual([
