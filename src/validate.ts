@@ -73,7 +73,7 @@ const draft = (rule: string, file: string, message: string): Draft => ({ rule, f
 
 /** The finding carries the file: a message that starts with it would say it twice. */
 function unprefix(message: string, file: string): string {
-  return file !== "" && message.startsWith(`${file}: `) ? message.slice(file.length + 2) : message;
+  return message.startsWith(`${file}: `) ? message.slice(file.length + 2) : message;
 }
 
 function fromWarning(w: SkillWarning): Draft {
