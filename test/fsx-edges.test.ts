@@ -145,13 +145,13 @@ describe("fsCode: only an errno code is the file system's", () => {
 });
 
 describe("manifest reads at the edges", () => {
-  test("a block device is refused by name", () => {
-    // mknod needs root (CAP_MKNOD); elsewhere there is no block device a test may open.
+  test("a block device is refused by name", (ctx) => {
+    // mknod needs root (CAP_MKNOD); elsewhere there is no block device a test may open: skipped.
     const at = path.join(tempDir(), "SKILL.md");
     try {
       execFileSync("mknod", [at, "b", "7", "0"], { stdio: "ignore" });
     } catch {
-      return;
+      ctx.skip("mknod needs root");
     }
     expect(runSync(readManifest(at, false))).toEqual({ kind: "not_regular", what: "a block device" });
   });
@@ -223,16 +223,22 @@ describe("the async driver's turn budget", () => {
     );
   }
 
-  test("an opened manifest is read on a fresh turn once exactly the budget (4 ms) is spent", async () => {
-    pinClock();
+  test("an opened manifest and a parse wait for a fresh turn once exactly the budget (4 ms) is spent", async () => {
     const at = path.join(writeTree({ "SKILL.md": "x" }), "SKILL.md");
-    now = 1e9;
-    expect(await turnWaits()).toBe(true); // the turn started long before: it waits, and a turn starts at 1e9
-    expect(await turnWaits()).toBe(false); // 0 ms spent
-    now = 1e9 + 4;
-    expect((await runAsync(readManifest(at, true))).kind).toBe("ok"); // 4 ms spent: waits, a turn starts
-    // Had the read not waited, the turn would still date from 1e9 and this one would wait.
-    expect(await turnWaits()).toBe(false);
+    const clock = pinClock();
+    try {
+      now = 1e9;
+      expect(await turnWaits()).toBe(true); // the turn started long before: it waits, and one starts at 1e9
+      expect(await turnWaits()).toBe(false); // 0 ms spent
+      now = 1e9 + 4;
+      expect((await runAsync(readManifest(at, true))).kind).toBe("ok"); // 4 ms spent: waits, a turn starts
+      // Had the read not waited, the turn would still date from 1e9 and this one would wait.
+      expect(await turnWaits()).toBe(false);
+      now = 1e9 + 8;
+      expect(await turnWaits()).toBe(true); // a parse too waits once exactly 4 ms are spent
+    } finally {
+      clock.mockRestore();
+    }
   });
 });
 
