@@ -1,10 +1,10 @@
 // Edge cases of the command line's modules, run in-process through main() or on their exported helpers.
 import * as path from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import { main } from "../src/cli/main.js";
-import { commandHelp } from "../src/cli/help.js";
-import { helpText } from "../src/cli/table.js";
 import { table } from "../src/cli/commands.js";
+import { commandHelp } from "../src/cli/help.js";
+import { main } from "../src/cli/main.js";
+import { helpText } from "../src/cli/table.js";
 import { cut, oneLine, outputWidth, showPath } from "../src/cli/text.js";
 import { setFaultHook } from "../src/fsx.js";
 import { run } from "./helpers/cli.js";
@@ -48,8 +48,18 @@ describe("help", () => {
   });
 
   test("a command without details has one blank line between its summary and its examples", () => {
-    const text = commandHelp("x", { args: "", summary: "Do x.", details: [], options: [], examples: [["x", "does x"]] });
-    expect(text.startsWith("usage: agent-skills x [options]\n\nDo x.\n\nExamples\n  agent-skills x\n      does x\n\n")).toBe(true);
+    const text = commandHelp("x", {
+      args: "",
+      summary: "Do x.",
+      details: [],
+      options: [],
+      examples: [["x", "does x"]],
+    });
+    expect(
+      text.startsWith(
+        "usage: agent-skills x [options]\n\nDo x.\n\nExamples\n  agent-skills x\n      does x\n\n",
+      ),
+    ).toBe(true);
   });
 
   test("help with two arguments says it takes at most 1", () => {
@@ -101,8 +111,17 @@ describe("roots and the note on nothing found", () => {
     expect(JSON.parse(out).map((r: { skills: number }) => r.skills)).toEqual([1, 0]);
   });
 
-  test("a root whose stat is refused after the scan is unreadable", () => {
-    const root = tempDir();
+  test("a warning of another code about a root leaves its state alone", () => {
+    const root = writeTree({ "x/SKILL.md": skill("x") });
+    setFaultHook((op, p) => {
+      if (op === "realpath" && p === root) throw Object.assign(new Error("EIO: i/o error"), { code: "EIO" });
+    });
+    const { out } = run(["roots", "--json", "--root", root]);
+    expect(JSON.parse(out)).toEqual([{ path: root, scope: "workspace", source: "", state: "ok", skills: 1 }]);
+  });
+
+  test("a root whose stat is refused after the scan is unreadable, and counts no skill", () => {
+    const root = writeTree({ "x/SKILL.md": skill("x") });
     let stats = 0;
     setFaultHook((op, p) => {
       if (op === "stat" && p === root && ++stats > 1) {
@@ -110,7 +129,9 @@ describe("roots and the note on nothing found", () => {
       }
     });
     const { out } = run(["roots", "--json", "--root", root]);
-    expect(JSON.parse(out)).toEqual([{ path: root, scope: "workspace", source: "", state: "unreadable", skills: 0 }]);
+    expect(JSON.parse(out)).toEqual([
+      { path: root, scope: "workspace", source: "", state: "unreadable", skills: 0 },
+    ]);
   });
 });
 
