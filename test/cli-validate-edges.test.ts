@@ -6,7 +6,8 @@ import { skill, writeTree } from "./helpers/fixture.js";
 const X = (n: number) => "x".repeat(n);
 const REPAIRED =
   'warning yaml_repaired: frontmatter is not valid YAML (invalid YAML: Unexpected flow-seq-end token in YAML stream: "]"); it loads only after quoting values that contain ": "';
-const REPAIRED_FIX = "  fix: put the value in double quotes: strict mode and strict YAML parsers reject it as written";
+const REPAIRED_FIX =
+  "  fix: put the value in double quotes: strict mode and strict YAML parsers reject it as written";
 
 describe("validate: the excerpt", () => {
   test("a column from 161 on shows 160 characters starting 80 before it, the caret 80 in", () => {
