@@ -1,5 +1,6 @@
 // `list --watch` edges, main() in-process: warnings printed once each, colour, several lines at once, a failing
 // stdout, and ending without a signal or with one already aborted.
+import { getEventListeners } from "node:events";
 import { expect, test } from "vitest";
 import { type CliIo, main } from "../src/cli/main.js";
 import { REPO } from "./helpers/cli.js";
@@ -49,7 +50,7 @@ function watchList(
       };
       wake();
     });
-  return { code, stop: () => stop.abort(), until, out: () => out, err: () => err };
+  return { code, stop: () => stop.abort(), signal: stop.signal, until, out: () => out, err: () => err };
 }
 
 const invalid = (err: string) => err.match(/warning: invalid_skill: /g)?.length ?? 0;
@@ -77,6 +78,8 @@ test("each warning is printed once: a lone new one, then only the new one of a s
       .split("\n")
       .map((l) => l.match(/bad\d/)?.[0] ?? l),
   ).toEqual(["bad1", "bad2", "bad3", ""]);
+  // The watch, long started, leaves no listener on the caller's (possibly long-lived) signal.
+  expect(getEventListeners(w.signal, "abort")).toHaveLength(0);
 });
 
 test("on terminals: changes coloured by kind, several in one line each, the error red", async () => {
@@ -126,4 +129,28 @@ test("without a signal it ends once watching has started; with one already abort
   await expect(
     main(["list", "--watch", "--json", "--root", root], { ...io, signal: AbortSignal.abort() }),
   ).resolves.toBe(0);
+});
+
+test("stopped during a scan (from the warning it prints): the scan's changes are not printed", async () => {
+  const root = writeTree({ "a/SKILL.md": skill("a") });
+  const stop = new AbortController();
+  let out = "";
+  let err = "";
+  const code = main(["list", "--watch", "--root", root], {
+    stdout: (s) => {
+      out += s;
+    },
+    stderr: (s) => {
+      err += s;
+      stop.abort();
+    },
+    cwd: REPO,
+    env: {},
+    signal: stop.signal,
+  });
+  // The table is printed before main returns its promise; the scan below warns of bad and adds b.
+  expect(out).toBe("NAME  SCOPE      SOURCE  DESCRIPTION\na     workspace  -       The a skill.\n1 skill\n");
+  writeTree({ "b/SKILL.md": skill("b"), "bad/SKILL.md": BAD }, root);
+  expect(await code).toBe(0);
+  expect([out.includes("+ b"), invalid(err)]).toEqual([false, 1]);
 });
