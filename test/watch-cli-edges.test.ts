@@ -154,3 +154,17 @@ test("stopped during a scan (from the warning it prints): the scan's changes are
   expect(await code).toBe(0);
   expect([out.includes("+ b"), invalid(err)]).toEqual([false, 1]);
 });
+
+test("while watching, its file watches hold the process open (bin.ts has nothing else to wait on)", async () => {
+  const watches = () => process.getActiveResourcesInfo().filter((r) => r === "FSEventWrap").length;
+  const before = watches();
+  const root = writeTree({ "a/SKILL.md": skill("a") });
+  const w = watchList(root);
+  writeTree({ "b/SKILL.md": skill("b") }, root);
+  // A change printed: watching has started.
+  await w.until(() => w.out().includes("+ b"));
+  const during = watches();
+  w.stop();
+  expect(await w.code).toBe(0);
+  expect([during > before, watches()]).toEqual([true, before]);
+});
