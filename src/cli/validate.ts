@@ -13,7 +13,8 @@ const EXCERPT_WIDTH = 160;
  * the line's tabs, so it lines up whatever the tab width.
  */
 function caret(excerpt: string, column: number | undefined): string[] {
-  const chars = [...stripControls(excerpt).replace(/\n/g, " ")];
+  // The excerpt is one line of the file (split on newlines), so it holds no newline to flatten.
+  const chars = [...stripControls(excerpt)];
   const at = Math.max(0, (column ?? 1) - 1);
   const start = at >= EXCERPT_WIDTH ? at - EXCERPT_WIDTH / 2 : 0;
   const shown = chars.slice(start, start + EXCERPT_WIDTH).join("");
@@ -36,7 +37,8 @@ function print(report: ValidationReport, failed: boolean, strict: boolean, io: C
     if (f.hint !== "") out.push(dim(`  fix: ${showMessage(f.hint, io.cwd)}`));
   }
   if (report.rules.length > 0) {
-    if (out.length > 0) out.push("");
+    // Every rule counted has its findings printed above: the blank line always separates them.
+    out.push("");
     out.push(bold("findings by rule:"));
     const width = Math.max(...report.rules.map((r) => r.rule.length));
     const countWidth = Math.max(...report.rules.map((r) => String(r.count).length));
@@ -61,7 +63,7 @@ export function validateCommand(inv: Invocation, io: CliIo): number {
     recursive: inv.recursive,
     // Every warning is a finding printed below; the global sink is never touched.
     onWarning: () => {},
-    ...(inv.home === undefined ? {} : { home: inv.home }),
+    // No home: every path is made absolute (`~` expanded) before it is passed on.
     ...(inv.target === undefined ? {} : { target: inv.target }),
   };
   let report: ValidationReport;
@@ -75,8 +77,8 @@ export function validateCommand(inv: Invocation, io: CliIo): number {
     const { roots } = resolveConfig({
       roots: rootsOf(inv, io),
       cwd: io.cwd,
+      // The workspace for its existence check; no home, as rootsOf already expanded every `~`.
       ...(inv.workspace === undefined ? {} : { workspace: inv.workspace }),
-      ...(inv.home === undefined ? {} : { home: inv.home }),
     });
     report = validateSkills(
       roots.map((r) => r.path),

@@ -73,8 +73,9 @@ async function follow(skills: AgentSkills, inv: Invocation, io: CliIo): Promise<
     ...(io.signal === undefined ? {} : { signal: io.signal }),
   });
   await watcher.ready;
-  if (io.signal !== undefined && !io.signal.aborted) {
-    await new Promise((resolve) => io.signal?.addEventListener("abort", resolve, { once: true }));
+  const { signal } = io;
+  if (signal !== undefined && !signal.aborted) {
+    await new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true }));
   }
   await watcher.close();
   return 0;
