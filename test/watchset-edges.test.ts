@@ -156,9 +156,14 @@ describe("what a sync watches", () => {
     await p.until("root/c", () => p.seen.dirs.has(path.join(root, "c")));
     await p.set.sync();
     expect(p.take()).toEqual([parent, root, path.join(root, "c")]);
+    for (const seen of Object.values(p.seen)) seen.clear();
     fs.rmSync(path.join(root, "b"), { recursive: true });
-    await p.until("root/b", () => p.seen.dirs.has(path.join(root, "b")));
+    await p.until(
+      "root/b in the root",
+      () => p.seen.dirs.has(path.join(root, "b")) && p.seen.roots.has(root),
+    );
     await p.set.sync();
+    expect(p.take()).toEqual([parent, root]);
     await settle();
     expect(openWatchers().length - before).toBe(4);
     p.set.close();
@@ -293,20 +298,73 @@ describe("what events say", () => {
     expect(() => p.set.close()).not.toThrow();
   });
 
-  test("events before the first hint is taken still mark what they touch", async () => {
+  // One probe per change: the change's first event is then the first one the probe gets.
+  for (const [what, change] of [
+    ["the folder above and the root itself", (root: string) => fs.utimesSync(root, new Date(0), new Date(0))],
+    ["a new entry in the root", (root: string) => fs.mkdirSync(path.join(root, "s"))],
+    [
+      "a linked directory's manifest",
+      (_: string, store: string) => fs.writeFileSync(path.join(store, "x", "SKILL.md"), "x"),
+    ],
+  ] as const) {
+    test(`an event before the first hint is taken still counts: ${what}`, async () => {
+      const store = writeTree({ "x/SKILL.md": skill("x") });
+      const [, root] = rootIn({ l: { symlink: path.join(store, "x") } });
+      const p = probe([root], { fresh: true });
+      await p.set.sync();
+      change(root, store);
+      await p.until(what, () => p.dirtied() > 0);
+      expect(p.set.takeHint()).toBeUndefined();
+    });
+  }
+
+  test("a target folder's other entries say nothing; the target replaced by a rename names its directory", async () => {
+    const store = writeTree({ "SKILL.md": skill("a") });
+    const [, root] = rootIn({ "a/SKILL.md": { symlink: path.join(store, "SKILL.md") } });
+    const p = probe([root]);
+    await p.set.sync();
+    fs.writeFileSync(path.join(store, "other.md"), "x");
+    fs.mkdirSync(path.join(root, "s"));
+    await p.until("root/s", () => p.seen.dirs.has(path.join(root, "s")));
+    expect(p.seen.dirs).toEqual(new Set([path.join(root, "s")]));
+    fs.renameSync(path.join(store, "other.md"), path.join(store, "SKILL.md"));
+    await p.until("root/a", () => p.seen.dirs.has(path.join(root, "a")));
+  });
+
+  test("a skill directory replaced by a link is watched as a link (its target's folder too), and the old directory's watch is closed", async () => {
+    const store = writeTree({ "x/SKILL.md": skill("x") });
+    const [parent, root] = rootIn({ "a/SKILL.md": skill("a") });
+    const before = openWatchers().length;
+    const p = probe([root]);
+    await p.set.sync();
+    p.take();
+    fs.rmSync(path.join(root, "a"), { recursive: true });
+    fs.symlinkSync(path.join(store, "x"), path.join(root, "a"));
+    await p.until(
+      "root/a in the root",
+      () => p.seen.dirs.has(path.join(root, "a")) && p.seen.roots.has(root),
+    );
+    await p.set.sync();
+    expect(p.take()).toEqual([parent, root, store, path.join(root, "a")]);
+    p.set.close();
+    await settle();
+    expect(openWatchers().length).toBe(before);
+  });
+
+  test("close() while the root is being listed looks at none of its directories", async () => {
     const store = writeTree({ "x/SKILL.md": skill("x") });
     const [, root] = rootIn({ l: { symlink: path.join(store, "x") } });
-    const p = probe([root], { fresh: true });
-    const eventAfter = async (change: () => void) => {
-      const n = p.dirtied();
-      change();
-      await p.until("an event", () => p.dirtied() > n);
-    };
+    const calls: string[] = [];
+    let set: WatchSet | undefined;
+    const p = probe([root], {
+      fault: (op, q) => {
+        calls.push(`${op} ${q}`);
+        if (op === "watchReaddir" && q === root) set?.close();
+      },
+    });
+    set = p.set;
     await p.set.sync();
-    await eventAfter(() => fs.utimesSync(root, new Date(0), new Date(0)));
-    await eventAfter(() => fs.mkdirSync(path.join(root, "s")));
-    await eventAfter(() => fs.writeFileSync(path.join(store, "x", "SKILL.md"), skill("x", "Edited.")));
-    expect(p.set.takeHint()).toBeUndefined();
+    expect(calls.slice(calls.indexOf(`watchReaddir ${root}`))).toEqual([`watchReaddir ${root}`]);
   });
 
   test("events without a name, or a watch's error, make the whole root and each directory suspect", async () => {
