@@ -192,8 +192,10 @@ export class WatchSet {
     }
     for (const [dir, link] of children) {
       const known = rw.dirs.get(dir);
+      // A directory now a link, or a link now a directory: its old handles are carried over, for its
+      // sync to close once the new watch is set (else nothing would, not even close()).
       if (known === undefined || known.link !== link)
-        rw.dirs.set(dir, { link, handle: undefined, links: [] });
+        rw.dirs.set(dir, { link, handle: known?.handle, links: known?.links ?? [] });
       else if (names !== null && !names.has(path.basename(dir))) continue;
       rw.dirtyDirs.add(dir);
     }
