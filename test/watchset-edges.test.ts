@@ -351,6 +351,27 @@ describe("what events say", () => {
     expect(openWatchers().length).toBe(before);
   });
 
+  test("a link replaced by a directory: the watch of the link's target folder is closed", async () => {
+    const store = writeTree({ "x/SKILL.md": skill("x") });
+    const [parent, root] = rootIn({ a: { symlink: path.join(store, "x") } });
+    const before = openWatchers().length;
+    const p = probe([root]);
+    await p.set.sync();
+    p.take();
+    fs.rmSync(path.join(root, "a"));
+    fs.mkdirSync(path.join(root, "a"));
+    await p.until(
+      "root/a in the root",
+      () => p.seen.dirs.has(path.join(root, "a")) && p.seen.roots.has(root),
+    );
+    await p.set.sync();
+    expect(p.take()).toEqual([parent, root, path.join(root, "a")]);
+    expect(openWatchers().length - before).toBe(3);
+    p.set.close();
+    await settle();
+    expect(openWatchers().length).toBe(before);
+  });
+
   test("close() while the root is being listed looks at none of its directories", async () => {
     const store = writeTree({ "x/SKILL.md": skill("x") });
     const [, root] = rootIn({ l: { symlink: path.join(store, "x") } });
