@@ -107,8 +107,9 @@ function entryType(d: fs.Dirent): EntryType {
 
 function toEntries(dirents: fs.Dirent[]): DirEntry[] {
   const entries = dirents.map((d) => ({ name: d.name, type: entryType(d) }));
-  // Code-unit order, independent of locale and of the order the OS returns.
-  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  // Code-unit order, independent of locale and of the order the OS returns (libuv sorts by UTF-8 bytes,
+  // which differs past U+FFFF). The names of one directory are distinct: no two compare equal.
+  entries.sort((a, b) => (a.name < b.name ? -1 : 1));
   return entries;
 }
 
@@ -129,7 +130,7 @@ function kindOf(st: fs.Stats): string {
   if (st.isFIFO()) return "a FIFO";
   if (st.isCharacterDevice()) return "a character device";
   if (st.isBlockDevice()) return "a block device";
-  if (st.isSocket()) return "a socket";
+  // Nothing else can be opened (open(2) refuses a socket with ENXIO): a fallback for the type checker.
   return "not a regular file";
 }
 
@@ -179,7 +180,7 @@ function readBoundedSync(fd: number, expected: number): Buffer {
     // fstat's size is what the signature describes: stop there instead of paying a call to see EOF.
     if (total === expected) break;
   }
-  return total === buf.length ? buf : buf.subarray(0, total);
+  return buf.subarray(0, total);
 }
 
 function finishRead(buf: Buffer, stat: Stat): ManifestRead {
@@ -189,7 +190,8 @@ function finishRead(buf: Buffer, stat: Stat): ManifestRead {
 
 /** Carry out one op synchronously. */
 function runOpSync(op: FsOp): FsResult[keyof FsResult] {
-  if (op.op !== "turn") fault(op.op === "names" ? "readdir" : op.op, op.path);
+  if (op.op === "turn") return undefined;
+  fault(op.op === "names" ? "readdir" : op.op, op.path);
   switch (op.op) {
     case "readdir":
       return toEntries(fs.readdirSync(op.path, { withFileTypes: true }));
@@ -201,8 +203,6 @@ function runOpSync(op: FsOp): FsResult[keyof FsResult] {
       return toStat(fs.statSync(op.path));
     case "realpath":
       return fs.realpathSync.native(op.path);
-    case "turn":
-      return undefined;
     case "readManifest":
       return readOpened(fs.openSync(op.path, manifestFlags(op.noFollow)));
   }
@@ -414,9 +414,8 @@ export function watchPath(
   onLost: (error: unknown) => void,
 ): WatchHandle {
   fault("watch", path);
-  const watcher = fs.watch(path, { persistent }, (_event, name) =>
-    onEvent(name === null ? null : String(name)),
-  );
+  // Without an encoding option Node names the entry with a string (or null).
+  const watcher = fs.watch(path, { persistent }, (_event, name) => onEvent(name));
   watcher.on("error", onLost);
   return watcher;
 }

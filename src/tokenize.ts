@@ -218,7 +218,7 @@ export function queryConcepts(query: string): QueryConcept[] {
   for (const t of terms(query)) add(t);
   const flat = ` ${words(query).join(" ")} `;
   for (const [phrase, extra] of PHRASES) {
-    if (flat.includes(` ${phrase} `)) for (const t of terms(extra.replace(/-/g, " "))) add(t);
+    if (flat.includes(` ${phrase} `)) for (const t of terms(extra)) add(t);
   }
   return concepts;
 }

@@ -4,7 +4,7 @@ import { resolveConfig } from "./config.js";
 import { StartupError } from "./errors.js";
 import { type Draft, finish, report, SCHEMA_HINTS, type ValidationReport } from "./findings.js";
 import { fsCode, readManifest, runSync } from "./fsx.js";
-import { decodeUtf8, splitManifest } from "./manifest.js";
+import { splitManifestBytes } from "./manifest.js";
 import { merge } from "./merge.js";
 import { checkFormatRules } from "./rules.js";
 import { type Candidate, inspectSync, scanSync } from "./scan.js";
@@ -73,11 +73,13 @@ const draft = (rule: string, file: string, message: string): Draft => ({ rule, f
 
 /** The finding carries the file: a message that starts with it would say it twice. */
 function unprefix(message: string, file: string): string {
-  return file !== "" && message.startsWith(`${file}: `) ? message.slice(file.length + 2) : message;
+  return message.startsWith(`${file}: `) ? message.slice(file.length + 2) : message;
 }
 
 function fromWarning(w: SkillWarning): Draft {
-  const d = draft(w.code, w.path ?? "", unprefix(w.message, w.path ?? ""));
+  // Every warning of a scan names its path; the fallback only satisfies the type.
+  const file = w.path ?? "";
+  const d = draft(w.code, file, unprefix(w.message, file));
   return w.skill === undefined ? d : { ...d, skill: w.skill };
 }
 
@@ -87,14 +89,13 @@ const at = (line?: number, column?: number) => ({
 });
 
 /** The manifest's bytes and frontmatter text, read again only when a finding needs a line number or excerpt. */
-function reread(file: string, follow: boolean): { bytes: Uint8Array; frontmatter: string } | undefined {
+function reread(file: string, follow: boolean): { bytes: Buffer; frontmatter: string } | undefined {
   try {
     const read = runSync(readManifest(file, !follow));
-    const text = read.kind === "ok" ? decodeUtf8(read.bytes) : undefined;
-    const split = text === undefined ? undefined : splitManifest(text);
-    return read.kind === "ok" && split?.ok
-      ? { bytes: read.bytes, frontmatter: split.frontmatter }
-      : undefined;
+    if (read.kind !== "ok") return undefined;
+    // Split as the scan split it; `undefined` when the file is no longer UTF-8.
+    const split = splitManifestBytes(read.bytes);
+    return split?.ok ? { bytes: read.bytes, frontmatter: split.frontmatter } : undefined;
   } catch (e) {
     // The file changed since the scan; its findings then simply carry no line.
     fsCode(e);
@@ -110,18 +111,20 @@ function keyLines(frontmatter: string): Map<string, number> {
   const map = new Map<string, number>();
   frontmatter.split("\n").forEach((text, i) => {
     const colon = text.indexOf(":");
-    if (colon <= 0 || text.startsWith(" ") || text.startsWith("\t")) return;
+    // A key of the top-level map starts its line: an indented line or a comment is not one.
+    if (colon <= 0 || text.startsWith(" ") || text.startsWith("\t") || text.startsWith("#")) return;
     const raw = text.slice(0, colon);
-    const key = /^(["']).*\1$/.test(raw) ? raw.slice(1, -1) : raw;
+    // An empty key ("" or ":") stays unlocated: the finding about the manifest's file name has key "".
+    const key = /^(["']).+\1$/.test(raw) ? raw.slice(1, -1) : raw;
     if (!map.has(key)) map.set(key, i + 2);
   });
   return map;
 }
 
 /** The text of file line `line`, to show under a YAML finding. */
-function excerpt(file: { bytes: Uint8Array } | undefined, line: number | undefined): { excerpt?: string } {
-  const text =
-    line === undefined || file === undefined ? undefined : decodeUtf8(file.bytes)?.split("\n")[line - 1];
+function excerpt(file: { bytes: Buffer } | undefined, line: number | undefined): { excerpt?: string } {
+  // UTF-8 (checked by the split). No line reads index -1, which holds nothing; a BOM stays on line 1, the fence.
+  const text = file?.bytes.toString().split("\n")[(line ?? 0) - 1];
   return text === undefined ? {} : { excerpt: text.replace(/\r$/, "") };
 }
 
@@ -177,7 +180,8 @@ function candidateFindings(c: Candidate, check: Check): Draft[] {
 function checkRoot(check: Check, root: SkillRoot, reportEmpty: boolean): Draft[] {
   const { config, checked } = check;
   const one: SkillConfig = { ...config, roots: [root] };
-  const items = scanSync(one).roots[0] ?? [];
+  // One root, so its items are all the scan's.
+  const items = scanSync(one).roots.flat();
   const out: Draft[] = [];
   for (const item of items) {
     if (item.kind === "warning") out.push(fromWarning(item.warning));

@@ -17,7 +17,7 @@ const isManifest = (e: DirEntry) => e.name.toLowerCase() === "skill.md";
 export interface Walk {
   /** The skill directories found, in sorted depth-first order. */
   readonly skills: string[];
-  /** Folders that could not be read, or the PATH whose walk stopped at the folder limit. */
+  /** Folders or followed symlinks that could not be read, or the PATH: not a directory, or over the folder limit. */
   readonly problems: { readonly path: string; readonly message: string }[];
 }
 
@@ -27,14 +27,41 @@ export interface Walk {
  * folders are followed only with `follow`: one that is a skill directory is checked wherever it
  * points (as discovery would serve it), but the walk descends only into folders whose real path is
  * inside `top`'s, so a link to `/` or `..` does not walk the disk. Each real folder is read once, so a
- * symlink loop ends.
+ * symlink loop ends. At most `maxDirs` folders are read (a parameter so that a test can reach the bound).
  */
-export function findSkillDirs(top: string, follow: boolean): Walk {
+export function findSkillDirs(top: string, follow: boolean, maxDirs = MAX_WALK_DIRS): Walk {
   const skills: string[] = [];
   const problems: { path: string; message: string }[] = [];
+  // A file-system refusal is a finding; fsCode rethrows anything else (a bug of ours surfaces).
+  const cannotRead = (p: string, e: unknown): void => {
+    problems.push({ path: p, message: `cannot be read (${fsCode(e)})` });
+  };
+  let base: string;
+  try {
+    // A root that does not exist holds nothing (presets name such roots); one that is a file is said so.
+    const st = statSync(top);
+    if (st === undefined) return { skills, problems };
+    if (!st.isDirectory()) {
+      problems.push({ path: top, message: "is not a directory" });
+      return { skills, problems };
+    }
+    base = realpathSync(top);
+  } catch (e) {
+    cannotRead(top, e);
+    return { skills, problems };
+  }
+  // A symlink is followed to a folder only; one to a file, or dangling, is no folder to search, and
+  // one that cannot be resolved (a loop, a refusal) is said so.
+  const isFolderLink = (link: string): boolean => {
+    try {
+      return statSync(link)?.isDirectory() === true;
+    } catch (e) {
+      cannotRead(link, e);
+      return false;
+    }
+  };
   const seen = new Set<string>();
   let read = 0;
-  let base = "";
   const visit = (dir: string, depth: number): void => {
     let entries: DirEntry[];
     let inside: boolean;
@@ -43,19 +70,18 @@ export function findSkillDirs(top: string, follow: boolean): Walk {
       inside = real === base || real.startsWith(base.endsWith(path.sep) ? base : base + path.sep);
       if (seen.has(real)) return;
       seen.add(real);
-      if (++read > MAX_WALK_DIRS) {
-        if (read === MAX_WALK_DIRS + 1) {
+      if (++read > maxDirs) {
+        if (read === maxDirs + 1) {
           problems.push({
             path: top,
-            message: `has over ${MAX_WALK_DIRS} folders; the rest were not searched`,
+            message: `has over ${maxDirs} folders; the rest were not searched`,
           });
         }
         return;
       }
       entries = readdirSync(dir);
     } catch (e) {
-      // A file-system refusal is a finding; fsCode rethrows anything else (a bug of ours surfaces).
-      problems.push({ path: dir, message: `cannot be read (${fsCode(e)})` });
+      cannotRead(dir, e);
       return;
     }
     if (entries.some(isManifest)) {
@@ -66,18 +92,12 @@ export function findSkillDirs(top: string, follow: boolean): Walk {
     for (const e of entries) {
       if (SKIPPED.has(e.name)) continue;
       const child = path.join(dir, e.name);
-      // A symlink is followed to a folder only; one to a file, or dangling, is no folder to search.
-      if (e.type === "dir" || (follow && e.type === "symlink" && statSync(child)?.isDirectory())) {
+      if (e.type === "dir" || (follow && e.type === "symlink" && isFolderLink(child))) {
         visit(child, depth + 1);
       }
     }
   };
-  // A root that does not exist holds nothing (presets name such roots); one that is a file is said so.
-  const st = statSync(top);
-  if (st?.isDirectory()) {
-    base = realpathSync(top);
-    visit(top, 0);
-  } else if (st !== undefined) problems.push({ path: top, message: "is not a directory" });
+  visit(top, 0);
   return { skills, problems };
 }
 
@@ -135,6 +155,16 @@ export function classify(p: string): { kind: "root" | "skill"; dir: string } | D
   }
 }
 
+/** Whether something is at `p`; one that cannot be stat'ed is there (the walk's finding says why). */
+function exists(p: string): boolean {
+  try {
+    return statSync(p) !== undefined;
+  } catch (e) {
+    fsCode(e);
+    return true;
+  }
+}
+
 const HINT_MISSING_ROOT = "check --root, --workspace and --home: agent-skills roots shows where it looks";
 
 /** Checking nothing is a failure: a CI gate pointed one folder too high must not pass. */
@@ -142,7 +172,7 @@ export function nothingChecked(p: string, drafts: readonly Draft[], recursive: b
   // An error under the path already fails the run and says more.
   const within = (f: string) => f === p || f.startsWith(p.endsWith(path.sep) ? p : p + path.sep);
   if (drafts.some((d) => within(d.file) && finish(d).severity === "error")) return undefined;
-  if (statSync(p) === undefined) {
+  if (!exists(p)) {
     return { ...draft("no-manifest", p, "does not exist, so nothing was checked"), hint: HINT_MISSING_ROOT };
   }
   const rel = (f: string) => JSON.stringify(path.relative(p, f) || path.basename(f));

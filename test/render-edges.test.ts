@@ -1,24 +1,9 @@
 // The catalog renderer at its edges: a null entry, empty descriptions under a budget, and a description
 // one code point over the floor whose last character is cheap but whose first is dear to escape.
 import { describe, expect, test } from "vitest";
-import { renderCatalog, SkillError, type SkillInfo } from "../src/index.js";
+import { renderCatalog, SkillError } from "../src/index.js";
 import { MIN_DESCRIPTION } from "../src/render.js";
-
-/** A catalog entry as listSkills() would give it, under the fixed root `/skills`. */
-function info(name: string, description: string): SkillInfo {
-  const dir = `/skills/${name}`;
-  return {
-    name,
-    description,
-    metadata: { name, description },
-    userInvocable: true,
-    scope: "workspace",
-    source: "",
-    root: "/skills",
-    dir,
-    path: `${dir}/SKILL.md`,
-  };
-}
+import { skillInfo as info } from "./helpers/fixture.js";
 
 describe("bad input", () => {
   test("a null entry is invalid_input naming its place, not a TypeError", () => {

@@ -8,24 +8,7 @@ import {
   type SkillInfo,
 } from "../src/index.js";
 import { MIN_DESCRIPTION } from "../src/render.js";
-import { skill, writeTree } from "./helpers/fixture.js";
-
-/** A catalog entry as listSkills() would give it, under the fixed root `/skills`. */
-function info(name: string, description: string, extra: Partial<SkillInfo> = {}): SkillInfo {
-  const dir = `/skills/${name}`;
-  return {
-    name,
-    description,
-    metadata: { name, description },
-    userInvocable: true,
-    scope: "workspace",
-    source: "",
-    root: "/skills",
-    dir,
-    path: `${dir}/SKILL.md`,
-    ...extra,
-  };
-}
+import { skillInfo as info, skill, writeTree } from "./helpers/fixture.js";
 
 const TWO = [
   info("pdf", "Fill PDF forms & extract <tables>."),

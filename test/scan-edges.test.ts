@@ -177,3 +177,17 @@ describe("the async scan", () => {
     expect(scanSync(config).roots).toEqual([[], []]);
   });
 });
+
+test("a root whose check fails on every scan is listed again on every scan", () => {
+  // The failed check leaves the root without a signature, so no two scans can call it unchanged.
+  const root = writeTree({ "a/SKILL.md": skill("a") });
+  failAt("stat", root, "EIO");
+  const config = configOf(root);
+  const first = scanSync(config);
+  const check = `unreadable: root ${root} cannot be checked for changes (EIO); listed again`;
+  expect(shown(first.roots[0] ?? [])).toEqual([check, "a: The a skill."]);
+  fs.mkdirSync(path.join(root, "b"));
+  fs.writeFileSync(path.join(root, "b", "SKILL.md"), skill("b"));
+  const second = shown(scanSync(config, first.cache).roots[0] ?? []);
+  expect(second).toEqual([check, "a: The a skill.", "b: The b skill."]);
+});

@@ -10,26 +10,7 @@ import {
   searchSkills,
 } from "../src/index.js";
 import { relevanceOrder } from "../src/search.js";
-
-/** A catalog entry as listSkills() gives it, optionally with a body as a SkillContent has. */
-function info(name: string, description: string, extra: { body?: string; path?: string } = {}): SkillInfo {
-  const { body, path = `skills/${name}/SKILL.md` } = extra;
-  const base = {
-    name,
-    description,
-    metadata: { name, description },
-    userInvocable: true,
-    scope: "workspace",
-  };
-  return {
-    ...base,
-    source: "test",
-    root: "skills",
-    dir: `skills/${name}`,
-    path,
-    ...(body === undefined ? {} : { body }),
-  } as SkillInfo;
-}
+import { skillInfo as info } from "./helpers/fixture.js";
 
 const names = (matches: readonly { skill: SkillInfo }[]) => matches.map((m) => m.skill.name);
 

@@ -2,21 +2,8 @@
 // A lexical ranking arrives in array order, where the sort only ever asks whether a later skill goes
 // before an earlier one; the fused ranking arrives in the lexical list's order, which can be the reverse.
 import { expect, test } from "vitest";
-import { type EmbedFunction, type SkillInfo, searchSkills } from "../src/index.js";
-
-function info(name: string, description: string): SkillInfo {
-  return {
-    name,
-    description,
-    metadata: { name, description },
-    userInvocable: true,
-    scope: "workspace",
-    source: "test",
-    root: "skills",
-    dir: `skills/${name}`,
-    path: `skills/${name}/SKILL.md`,
-  } as SkillInfo;
-}
+import { type EmbedFunction, searchSkills } from "../src/index.js";
+import { skillInfo as info } from "./helpers/fixture.js";
 
 test("fused: equal scores go by name even when the lists met the later name first", async () => {
   // Lexically "alpha" ranks first (a shorter description), by similarity "zeta": each gets 1/61 + 1/62,

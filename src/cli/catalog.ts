@@ -34,7 +34,8 @@ function stateOf(root: string): RootState {
 /** Every root of `skills` with its state, in precedence order (lowest first). */
 function rootReports(skills: AgentSkills): RootReport[] {
   const roots = skills.config.roots;
-  const counts = roots.map(() => 0);
+  // Filled as skills are counted: a root without any stays a hole, read as 0.
+  const counts: number[] = [];
   // Every valid skill is a candidate for a served name (an overridden one shares its winner's name).
   for (const info of skills.listSkills()) {
     for (const c of skills.explain(info.name)) {
@@ -119,6 +120,7 @@ export function catalogCommand(inv: Invocation, io: CliIo): number {
       `note: ${plural(omitted, "skill")} of ${list.length} left out (over the budget, or a location that cannot be shown)\n`,
     );
   }
-  if (list.length === 0) noteSearched(skills, io);
+  // noteSearched says nothing when a skill was found.
+  noteSearched(skills, io);
   return 0;
 }

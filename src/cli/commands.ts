@@ -31,7 +31,7 @@ export function table(
 ): string[] {
   const last = head.length - 1;
   // A loop, not Math.max(...rows): a spread of 130,000 arguments overflows the stack.
-  const widths = head.map(() => 0);
+  const widths: number[] = [];
   for (const r of [head, ...rows]) {
     for (let i = 0; i < last; i++) widths[i] = Math.max(widths[i] ?? 0, widthOf(r[i] ?? ""));
   }

@@ -60,7 +60,7 @@ function parse(argv: readonly string[], io: CliIo): Invocation | { help: string 
     parsed = parseWith([...argv]);
   } catch (e) {
     // parseArgs explains at length; its first sentence is the problem.
-    throw new UsageError((e instanceof Error ? e.message : String(e)).split(". ")[0] ?? "bad arguments");
+    throw new UsageError((e instanceof Error ? e.message : String(e)).split(". ")[0]);
   }
   const { values, positionals, tokens } = parsed;
   const [command, ...args] = positionals;

@@ -4,6 +4,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, test } from "vitest";
+import type { SkillInfo } from "../../src/index.js";
 
 /** A file's content, a symlink (target as written), a FIFO, or an empty directory. */
 export type Node = string | Buffer | { symlink: string } | { fifo: true } | { dir: true };
@@ -109,4 +110,28 @@ export function manifestFiles(roots: readonly { path: string }[]): string[] {
     }
   }
   return files;
+}
+
+/**
+ * A catalog entry as `listSkills()` would give it, under the fixed root `/skills`, for the pure functions
+ * (`renderCatalog`, `searchSkills`); `extra` overrides any field, and `body` gives the search index a body.
+ */
+export function skillInfo(
+  name: string,
+  description: string,
+  extra: Partial<SkillInfo> & { body?: string } = {},
+): SkillInfo {
+  const dir = `/skills/${name}`;
+  return {
+    name,
+    description,
+    metadata: { name, description },
+    userInvocable: true,
+    scope: "workspace",
+    source: "",
+    root: "/skills",
+    dir,
+    path: `${dir}/SKILL.md`,
+    ...extra,
+  } as SkillInfo;
 }
