@@ -192,8 +192,10 @@ export class WatchSet {
     }
     for (const [dir, link] of children) {
       const known = rw.dirs.get(dir);
+      // A directory now a link, or a link now a directory: its old handles are carried over, for its
+      // sync to close once the new watch is set (else nothing would, not even close()).
       if (known === undefined || known.link !== link)
-        rw.dirs.set(dir, { link, handle: undefined, links: [] });
+        rw.dirs.set(dir, { link, handle: known?.handle, links: known?.links ?? [] });
       else if (names !== null && !names.has(path.basename(dir))) continue;
       rw.dirtyDirs.add(dir);
     }
@@ -205,8 +207,7 @@ export class WatchSet {
     try {
       return await readdirAsync(root);
     } catch {
-      // Gone or unreadable since: the folder above says when it comes back; the scan reports the rest.
-      return undefined;
+      // Gone or unreadable since (no listing): the folder above says when it comes back; the scan reports the rest.
     }
   }
 
@@ -242,7 +243,9 @@ export class WatchSet {
           await this.#watchTarget(next, path.join(dir, entry.name), hit);
       }
     }
-    if (this.#closed || rw.dirs.get(dir) !== next) closeDir(next);
+    // No longer this directory's watch: closed since (close() empties the map, and only the line that
+    // made `next` puts it there), or replaced by another sync.
+    if (rw.dirs.get(dir) !== next) closeDir(next);
   }
 
   /** Watch the folder holding what `link` points to (resolved fully, else as written when it dangles) for that name. */
