@@ -161,6 +161,8 @@ describe("what a refresh gives onChange", () => {
     [{ added: ["a"], removed: [], changed: ["b"] }, 1],
     [{ added: [], removed: [], changed: ["b"] }, 1],
     [{ added: [], removed: ["a"], changed: [] }, 1],
+    // A rename: as many added as removed, nothing changed.
+    [{ added: ["b"], removed: ["a"], changed: [] }, 1],
     [NONE, 0],
   ])("%o: %i call(s)", async (result, n) => {
     const { refresh } = fakeRefresh(result);
