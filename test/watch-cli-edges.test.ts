@@ -2,56 +2,11 @@
 // stdout, and ending without a signal or with one already aborted.
 import { getEventListeners } from "node:events";
 import { expect, test } from "vitest";
-import { type CliIo, main } from "../src/cli/main.js";
-import { REPO } from "./helpers/cli.js";
+import { main } from "../src/cli/main.js";
+import { REPO, watchList } from "./helpers/cli.js";
 import { skill, writeTree } from "./helpers/fixture.js";
 
-/** Far above any real wait: only a missed change reaches it. */
-const LIMIT_MS = 10_000;
 const BAD = "---\nname: [\n---\n";
-
-/** Start `list --watch` on `root` (stdout throws on the texts `fails` picks); `until(what)` resolves once what() holds. */
-function watchList(
-  root: string,
-  extra: string[] = [],
-  io: Partial<CliIo> = {},
-  fails: (text: string) => boolean = () => false,
-) {
-  let out = "";
-  let err = "";
-  let wake = () => {};
-  const stop = new AbortController();
-  const code = main(["list", "--watch", "--root", root, ...extra], {
-    stdout: (s) => {
-      // A plain Error, no code: as a closed pipe might throw.
-      if (fails(s)) throw new Error("stdout is closed");
-      out += s;
-      wake();
-    },
-    stderr: (s) => {
-      err += s;
-      wake();
-    },
-    cwd: REPO,
-    env: {},
-    signal: stop.signal,
-    ...io,
-  });
-  const until = (what: () => boolean) =>
-    new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error(`not printed within ${LIMIT_MS} ms:\n${out}\n${err}`)),
-        LIMIT_MS,
-      );
-      wake = () => {
-        if (!what()) return;
-        clearTimeout(timer);
-        resolve();
-      };
-      wake();
-    });
-  return { code, stop: () => stop.abort(), signal: stop.signal, until, out: () => out, err: () => err };
-}
 
 const invalid = (err: string) => err.match(/warning: invalid_skill: /g)?.length ?? 0;
 

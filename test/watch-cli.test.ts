@@ -3,53 +3,8 @@ import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { expect, test } from "vitest";
-import { main } from "../src/cli/main.js";
-import { REPO, run } from "./helpers/cli.js";
+import { LIMIT_MS, REPO, run, watchList } from "./helpers/cli.js";
 import { skill, writeTree } from "./helpers/fixture.js";
-
-/** Far above any real wait: only a missed change reaches it. */
-const LIMIT_MS = 10_000;
-
-/** Start `list --watch` on `root`; `until(text)` resolves once stdout holds it. */
-function watchList(root: string, extra: string[] = []) {
-  let out = "";
-  let err = "";
-  let wake = () => {};
-  const stop = new AbortController();
-  const code = main(["list", "--watch", "--root", root, ...extra], {
-    stdout: (s) => {
-      out += s;
-      wake();
-    },
-    stderr: (s) => {
-      err += s;
-      wake();
-    },
-    cwd: REPO,
-    env: {},
-    signal: stop.signal,
-  });
-  const until = (what: () => boolean) =>
-    new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error(`not printed within ${LIMIT_MS} ms:\n${out}\n${err}`)),
-        LIMIT_MS,
-      );
-      wake = () => {
-        if (!what()) return;
-        clearTimeout(timer);
-        resolve();
-      };
-      wake();
-    });
-  return {
-    code,
-    stop: () => stop.abort(),
-    until,
-    out: () => out,
-    err: () => err,
-  };
-}
 
 test("list --watch prints the table, then a line per change, and exits 0 when stopped", async () => {
   const root = writeTree({ "a/SKILL.md": skill("a") });

@@ -45,3 +45,59 @@ export function run(argv: readonly string[], io: Partial<CliIo> = {}): Run {
   if (typeof code !== "number") throw new Error("run() is for commands that finish");
   return { code, out, err };
 }
+
+/** Far above any real wait: only a missed change reaches it. */
+export const LIMIT_MS = 10_000;
+
+/** A `list --watch` running in-process: its exit code to come, how to stop it, and what it printed. */
+export interface WatchRun {
+  readonly code: number | Promise<number>;
+  stop(): void;
+  readonly signal: AbortSignal;
+  until(what: () => boolean): Promise<void>;
+  out(): string;
+  err(): string;
+}
+
+/** Start `list --watch` on `root` (stdout throws on the texts `fails` picks); `until(what)` resolves once what() holds. */
+export function watchList(
+  root: string,
+  extra: string[] = [],
+  io: Partial<CliIo> = {},
+  fails: (text: string) => boolean = () => false,
+): WatchRun {
+  let out = "";
+  let err = "";
+  let wake = () => {};
+  const stop = new AbortController();
+  const code = main(["list", "--watch", "--root", root, ...extra], {
+    stdout: (s) => {
+      // A plain Error, no code: as a closed pipe might throw.
+      if (fails(s)) throw new Error("stdout is closed");
+      out += s;
+      wake();
+    },
+    stderr: (s) => {
+      err += s;
+      wake();
+    },
+    cwd: REPO,
+    env: {},
+    signal: stop.signal,
+    ...io,
+  });
+  const until = (what: () => boolean) =>
+    new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`not printed within ${LIMIT_MS} ms:\n${out}\n${err}`)),
+        LIMIT_MS,
+      );
+      wake = () => {
+        if (!what()) return;
+        clearTimeout(timer);
+        resolve();
+      };
+      wake();
+    });
+  return { code, stop: () => stop.abort(), signal: stop.signal, until, out: () => out, err: () => err };
+}
