@@ -8,13 +8,13 @@ import {
   parseFrontmatter,
   repairYaml,
 } from "../src/frontmatter.js";
+import { nest } from "./helpers/fixture.js";
 
 const TOO_DEEP = { ok: false, message: "frontmatter nests deeper than 64 levels" };
 const EXPANDS = {
   ok: false,
   message: `frontmatter aliases expand to more than ${MAX_EXPANDED_WEIGHT} characters and nodes, or refer to themselves`,
 };
-const nest = (n: number, inner: string) => `${"[".repeat(n)}${inner}${"]".repeat(n)}`;
 
 describe("located YAML errors from the full parser", () => {
   test("the first line of yaml's message, its position stripped, with line and column", () => {

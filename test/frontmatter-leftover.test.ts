@@ -2,9 +2,9 @@
 // toJS turns into strings, so only the parsed tree can see their depth), and what a non-mapping is called.
 import { describe, expect, test } from "vitest";
 import { parseFrontmatter } from "../src/frontmatter.js";
+import { nest } from "./helpers/fixture.js";
 
 const TOO_DEEP = { ok: false, message: "frontmatter nests deeper than 64 levels" };
-const nest = (n: number, inner: string) => `${"[".repeat(n)}${inner}${"]".repeat(n)}`;
 
 /** `levels` block mappings nested through their values, the innermost holding `key: v`. */
 const underValues = (levels: number, key: string) =>

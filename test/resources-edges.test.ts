@@ -6,6 +6,7 @@ import { afterEach, describe, expect, test } from "vitest";
 import { setFaultHook } from "../src/fsx.js";
 import { type AgentSkills, createAgentSkills, SkillError } from "../src/index.js";
 import { MAX_DEPTH, MAX_DIRECTORIES } from "../src/resources.js";
+import { errnoError } from "./helpers/faults.js";
 import { skill, type Tree, writeTree } from "./helpers/fixture.js";
 
 afterEach(() => setFaultHook(null));
@@ -32,8 +33,6 @@ function refusal(skills: AgentSkills, rel: string): string {
   }
   return "served";
 }
-
-const errno = (code: string) => Object.assign(new Error(code), { code });
 
 describe("limits: once one is met, nothing more is listed", () => {
   test("a file after the directory that met the directory limit is not listed", () => {
@@ -116,7 +115,7 @@ describe("what is listed", () => {
     const { root, skills } = open({ "s/sub/x.txt": "x", "s/y.txt": "y" });
     const sub = path.join(root, "s", "sub");
     setFaultHook((op, p) => {
-      if (op === "readdir" && p === sub) throw errno("EACCES");
+      if (op === "readdir" && p === sub) throw errnoError("EACCES");
     });
     expect(listing(skills)).toEqual({
       resources: ["y.txt"],
@@ -156,7 +155,7 @@ describe("resourcePath: dot parts and the text of each refusal", () => {
 
   test("a file that cannot be read is not_found saying so, with its errno", () => {
     setFaultHook((op, p) => {
-      if (op === "realpath" && p === at("scripts/run.sh")) throw errno("EACCES");
+      if (op === "realpath" && p === at("scripts/run.sh")) throw errnoError("EACCES");
     });
     expect(refusal(skills, "scripts/run.sh")).toBe(
       `not_found: resource "scripts/run.sh" of skill "s" cannot be read: ${at("scripts/run.sh")} (EACCES)`,
@@ -165,7 +164,7 @@ describe("resourcePath: dot parts and the text of each refusal", () => {
 
   test("a file gone between its realpath and its stat does not exist, with no errno to name", () => {
     setFaultHook((op, p) => {
-      if (op === "stat" && p === at("scripts/run.sh")) throw errno("ENOENT");
+      if (op === "stat" && p === at("scripts/run.sh")) throw errnoError("ENOENT");
     });
     expect(refusal(skills, "scripts/run.sh")).toBe(
       `not_found: resource "scripts/run.sh" of skill "s" does not exist: ${at("scripts/run.sh")}`,

@@ -4,6 +4,7 @@ import * as fs from "node:fs";
 import { afterEach, describe, expect, test } from "vitest";
 import { setFaultHook } from "../src/fsx.js";
 import { type ValidateOptions, type ValidationFinding, validateSkills } from "../src/index.js";
+import { errnoError } from "./helpers/faults.js";
 import { manifest, skill, writeTree } from "./helpers/fixture.js";
 
 afterEach(() => setFaultHook(null));
@@ -14,8 +15,6 @@ const check = (paths: string[], options: ValidateOptions = {}) =>
 
 /** A finding reduced to its rule, line, column and message. */
 const row = (f: ValidationFinding) => [f.rule, f.line ?? null, f.column ?? null, f.message] as const;
-
-const errno = (code: string) => Object.assign(new Error(code), { code });
 
 /** How often each manifest is opened, counted by the fault seam. */
 function countReads(): Map<string, number> {
@@ -149,7 +148,7 @@ describe("the second read, which locates a finding", () => {
     [
       "unreadable",
       () => {
-        throw errno("EACCES");
+        throw errnoError("EACCES");
       },
     ],
   ])("a manifest %s by then gives findings without a line", (_, change) => {
@@ -170,7 +169,7 @@ describe("the second read, which locates a finding", () => {
   test("a YAML error keeps its line and column but has no excerpt when the second read fails", () => {
     const base = writeTree({ "y/SKILL.md": manifest("name: y\nname: z\ndescription: d") });
     onRead(`${base}/y/SKILL.md`, 2, () => {
-      throw errno("EACCES");
+      throw errnoError("EACCES");
     });
     const [finding] = check([`${base}/y`]).findings;
     expect(finding).toMatchObject({ rule: "yaml-syntax", line: 3, column: 1 });
@@ -180,7 +179,7 @@ describe("the second read, which locates a finding", () => {
   test("a repaired manifest unreadable by then keeps the warning's own message", () => {
     const base = writeTree({ "q/SKILL.md": manifest("name: q\ndescription: Use when: asked") });
     onRead(`${base}/q/SKILL.md`, 2, () => {
-      throw errno("EACCES");
+      throw errnoError("EACCES");
     });
     expect(check([`${base}/q`]).findings.map(row)).toEqual([
       [
@@ -307,7 +306,7 @@ describe("a skill path that changes under the check", () => {
   test("a SKILL.md whose directory cannot be listed: the scan's unreadable warning first", () => {
     const base = writeTree({ "s/SKILL.md": skill("s") });
     setFaultHook((op, p) => {
-      if (op === "readdir" && p === `${base}/s`) throw errno("EACCES");
+      if (op === "readdir" && p === `${base}/s`) throw errnoError("EACCES");
     });
     // (A no-manifest error follows: walk.ts's nothingChecked looks for errors under the path given.)
     expect(check([`${base}/s/SKILL.md`]).findings.map(row)[0]).toEqual([
@@ -321,7 +320,7 @@ describe("a skill path that changes under the check", () => {
   test("recursive: a skill directory is checked as a skill, not walked", () => {
     const base = writeTree({ "s/SKILL.md": skill("s") });
     setFaultHook((op, p) => {
-      if (op === "realpath" && p === `${base}/s`) throw errno("EACCES");
+      if (op === "realpath" && p === `${base}/s`) throw errnoError("EACCES");
     });
     expect(check([`${base}/s`], { recursive: true }).findings.map(row)).toEqual([
       ["manifest-file", null, null, "SKILL.md cannot be read (EACCES)"],

@@ -1,8 +1,8 @@
 // Fault injection through the fs module's seam: errno errors, or an action, at one exact call.
 import { setFaultHook } from "../../src/fsx.js";
 
-/** An error shaped like the one Node's fs throws for `code`. */
-export function errnoError(code: string, op: string, p: string): NodeJS.ErrnoException {
+/** An error shaped like the one Node's fs throws for `code` (by `op` on `p`, when the test knows them). */
+export function errnoError(code: string, op = "open", p = ""): NodeJS.ErrnoException {
   const e: NodeJS.ErrnoException = new Error(`${code}: injected fault, ${op} '${p}'`);
   e.code = code;
   e.syscall = op;

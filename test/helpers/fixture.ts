@@ -135,3 +135,6 @@ export function skillInfo(
     ...extra,
   } as SkillInfo;
 }
+
+/** `inner` inside `n` flow sequences: `[[[inner]]]` for n = 3, for nesting-depth tests. */
+export const nest = (n: number, inner: string): string => `${"[".repeat(n)}${inner}${"]".repeat(n)}`;
