@@ -24,7 +24,8 @@ const index = (rows: readonly [SkillInfo, string?][]): SearchIndex =>
 /** Score of each matching skill, by name. */
 function scores(idx: SearchIndex, query: string): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const [doc, s] of scoreAll(idx, queryConcepts(query)).scores) out[(idx.skills[doc] as SkillInfo).name] = s;
+  for (const [doc, s] of scoreAll(idx, queryConcepts(query)).scores)
+    out[(idx.skills[doc] as SkillInfo).name] = s;
   return out;
 }
 
