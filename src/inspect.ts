@@ -128,6 +128,7 @@ export function* inspect(
       if (fileSeen) ({ listing, listedAfter } = prev);
     }
   }
+  const listed = listing === undefined;
   if (listing === undefined) {
     try {
       listing = yield* list(dir, ctx.config.followSymlinks);
@@ -155,7 +156,7 @@ export function* inspect(
       }
     }
     if (outcome === undefined) {
-      const read = yield* readManifest(file, !ctx.config.followSymlinks);
+      const read = yield* readManifest(file, !ctx.config.followSymlinks, listed);
       if (read.kind === "not_regular")
         outcome = { ok: false, problem: "file", message: `is ${read.what}, not a regular file` };
       else if (read.kind === "too_large")
