@@ -1,0 +1,147 @@
+// The async scan's thread-pool round trips (issue 13): a manifest whose directory was just listed is
+// opened in place; one whose listing is reused is opened in the pool. Either way, exactly what the sync scan gives.
+import { createHook } from "node:async_hooks";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { afterEach, describe, expect, test } from "vitest";
+import { setFaultHook } from "../src/fsx.js";
+import { type AgentSkills, createAgentSkills, createAgentSkillsAsync } from "../src/index.js";
+import { actAt, failAt } from "./helpers/faults.js";
+import { manifest, skill, type Tree, writeTree } from "./helpers/fixture.js";
+
+afterEach(() => setFaultHook(null));
+
+/** Everything an instance shows, paths made relative to `root`. */
+function view(s: AgentSkills, root: string) {
+  const rel = (text: string) => text.replaceAll(root + path.sep, "");
+  return {
+    skills: s.listSkills().map((k) => [k.name, rel(k.path), k.description]),
+    warnings: s.warnings.map((w) => [w.code, rel(w.message)]),
+    bodies: s.listSkills().map((k) => s.loadSkill(k.name)?.body),
+  };
+}
+
+/** Thread-pool requests Node makes while `run` runs. */
+async function poolRequests(run: () => Promise<unknown>): Promise<number> {
+  let requests = 0;
+  const hook = createHook({
+    init: (_id, type) => {
+      if (type === "FSREQCALLBACK" || type === "FSREQPROMISE") requests++;
+    },
+  }).enable();
+  try {
+    await run();
+  } finally {
+    hook.disable();
+  }
+  return requests;
+}
+
+/** Every case an in-place open of a just-listed directory's manifest can meet. */
+const CASES: Tree = {
+  "plain/SKILL.md": skill("plain"),
+  "fifo/SKILL.md": { fifo: true },
+  "a-dir/SKILL.md": { dir: true },
+  "dangling/SKILL.md": { symlink: "nowhere.md" },
+  "linked/SKILL.md": { symlink: "../target.md" },
+  "linked-and-lower/SKILL.md": { symlink: "../other.md" },
+  "linked-and-lower/skill.md": skill("linked-and-lower", "Lower."),
+  "lower-only/skill.md": skill("lower-only"),
+  "several/SKILL.md": skill("several"),
+  "several/Skill.md": skill("several", "Mixed."),
+  "several/skill.md": skill("several", "Lower."),
+  "too-large/SKILL.md": manifest("name: too-large\ndescription: d", "x".repeat(1024 * 1024)),
+  "empty/SKILL.md": "",
+  "none/README.md": "no manifest here",
+  "target.md": skill("linked"),
+  "other.md": skill("linked-and-lower"),
+};
+
+describe.each([true, false])("followSymlinks %s", (followSymlinks) => {
+  test("every case of a manifest opened in place gives exactly what the sync scan gives", async () => {
+    const root = writeTree(CASES);
+    const options = { roots: [{ path: root }], followSymlinks };
+    const sync = view(createAgentSkills(options), root);
+    expect(view(await createAgentSkillsAsync(options), root)).toEqual(sync);
+    const codes = sync.warnings.map(([code]) => code).sort();
+    // The cases really happened: each left its finding.
+    expect(codes).toEqual(
+      followSymlinks
+        ? [
+            "dangling_symlink",
+            "invalid_skill",
+            "invalid_skill",
+            "invalid_skill",
+            "invalid_skill",
+            "multiple_manifests",
+            "multiple_manifests",
+          ]
+        : ["invalid_skill", "invalid_skill", "invalid_skill", "invalid_skill", "multiple_manifests"],
+    );
+    expect(sync.skills.map(([name, file]) => `${name} ${file}`)).toEqual(
+      followSymlinks
+        ? [
+            "linked linked/SKILL.md",
+            "linked-and-lower linked-and-lower/SKILL.md",
+            "lower-only lower-only/skill.md",
+            "plain plain/SKILL.md",
+            "several several/SKILL.md",
+          ]
+        : [
+            "linked-and-lower linked-and-lower/skill.md",
+            "lower-only lower-only/skill.md",
+            "plain plain/SKILL.md",
+            "several several/SKILL.md",
+          ],
+    );
+  });
+});
+
+test("an error from the in-place open is the task's, as from the sync scan's open", async () => {
+  const root = writeTree({ "a/SKILL.md": skill("a"), "b/SKILL.md": skill("b") });
+  const options = { roots: [{ path: root }], onWarning: () => {} };
+  failAt("readManifest", path.join(root, "b", "SKILL.md"), "EIO");
+  const sync = view(createAgentSkills(options), root);
+  expect(view(await createAgentSkillsAsync(options), root)).toEqual(sync);
+  expect(sync.warnings).toEqual([["invalid_skill", expect.stringContaining("cannot be read (EIO)")]]);
+});
+
+test("a manifest changed under a reused listing is opened in the thread pool", async () => {
+  const tree: Tree = {};
+  for (let i = 0; i < 10; i++) tree[`s${i}/SKILL.md`] = skill(`s${i}`);
+  const root = writeTree(tree);
+  // Past the 100 ms in which a signature is not trusted: the refresh may then reuse the listings.
+  await new Promise((resolve) => setTimeout(resolve, 150));
+  const s = await createAgentSkillsAsync({ roots: [{ path: root }] });
+  // Discovery lists without the directories' signatures; this first refresh takes them.
+  await s.refreshAsync();
+  // Rewritten in place: the directory's signature holds, the file's does not.
+  fs.writeFileSync(path.join(root, "s3", "SKILL.md"), skill("s3", "Changed."));
+  await new Promise((resolve) => setTimeout(resolve, 150));
+  let changed: string[] = [];
+  const requests = await poolRequests(async () => {
+    changed = (await s.refreshAsync()).changed;
+  });
+  expect(changed).toEqual(["s3"]);
+  expect(s.getSkill("s3")?.description).toBe("Changed.");
+  // The root's stat; each skill: its directory's stat and its manifest's; s3's open (its listing was reused).
+  expect(requests).toBe(1 + 2 * 10 + 1);
+});
+
+test("with followSymlinks false, a manifest swapped for a symlink after its listing is not followed by the in-place open", async () => {
+  const outside = writeTree({ "evil.md": skill("evil") });
+  const root = writeTree({ "a/SKILL.md": skill("a") });
+  const file = path.join(root, "a", "SKILL.md");
+  actAt("readManifest", file, () => {
+    fs.rmSync(file);
+    fs.symlinkSync(path.join(outside, "evil.md"), file);
+  });
+  const s = await createAgentSkillsAsync({
+    roots: [{ path: root }],
+    followSymlinks: false,
+    onWarning: () => {},
+  });
+  expect(s.listSkills()).toEqual([]);
+  expect(s.warnings.map((w) => [w.code, w.path])).toEqual([["unreadable", file]]);
+  expect(s.warnings[0]?.message).toContain("ELOOP");
+});
