@@ -118,7 +118,7 @@ test("a manifest changed under a reused listing is opened in the thread pool", a
   // Rewritten in place: the directory's signature holds, the file's does not.
   fs.writeFileSync(path.join(root, "s3", "SKILL.md"), skill("s3", "Changed."));
   await new Promise((resolve) => setTimeout(resolve, 150));
-  let changed: string[] = [];
+  let changed: readonly string[] = [];
   const requests = await poolRequests(async () => {
     changed = (await s.refreshAsync()).changed;
   });
