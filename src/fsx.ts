@@ -234,8 +234,6 @@ function readOpened(fd: number): ManifestRead {
 const pReaddir = promisify(fs.readdir);
 const pStat = promisify(fs.stat);
 const pRealpath = promisify(fs.realpath.native);
-const pLstat = promisify(fs.lstat);
-const pOpen = promisify(fs.open);
 
 /** CPU time (ms) the async driver spends on work between turns of the event loop. */
 const TURN_MS = 4;
@@ -257,6 +255,40 @@ function waitTurn(): Promise<void> {
 /** Whether this turn's CPU budget is spent. */
 const spent = () => performance.now() - turnStart >= TURN_MS;
 
+/** What a callback-style fs function gives its callback. */
+type Callback<T> = (error: NodeJS.ErrnoException | null, value: T) => void;
+
+/** Thread-pool requests made since the last hand-over, each starting its request when called. */
+let queued: (() => void)[] = [];
+
+function handOver(): void {
+  const now = queued;
+  queued = [];
+  for (const start of now) start();
+}
+
+/**
+ * Make a thread-pool request (`start` calls the fs function with the callback it is given), handed to
+ * the pool at the next turn together with every other one made until then. A request handed over on
+ * its own wakes an idle pool thread, which on a busy machine takes the CPU from the main thread in the
+ * middle of its parses (a third of the async scan's main-thread time was spent in readdir calls that
+ * only queue a request); a batch wakes the threads once and keeps them busy while the parses run:
+ * async/sync 1.34-1.38x -> 1.03x on the synthetic store, 1.48-1.56x -> 1.27-1.33x on the real corpus.
+ */
+function inPool<T>(start: (done: Callback<T>) => void): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    if (queued.length === 0) setImmediate(handOver);
+    queued.push(() => {
+      try {
+        start((e, value) => (e === null ? resolve(value) : reject(e)));
+      } catch (e) {
+        // A bad argument (our bug) throws here rather than in the callback: it rejects all the same.
+        reject(e);
+      }
+    });
+  });
+}
+
 /** Carry out in the thread pool an fs op that can wait on the disk (a manifest's read is {@link runAsync}'s own). */
 async function runOpAsync(
   op: Exclude<FsOp, { op: "turn" | "readManifest" }>,
@@ -264,15 +296,17 @@ async function runOpAsync(
   fault(op.op === "names" ? "readdir" : op.op, op.path);
   switch (op.op) {
     case "readdir":
-      return toEntries(await pReaddir(op.path, { withFileTypes: true }));
+      return toEntries(
+        await inPool<fs.Dirent[]>((done) => fs.readdir(op.path, { withFileTypes: true }, done)),
+      );
     case "names":
-      return await pReaddir(op.path);
+      return await inPool<string[]>((done) => fs.readdir(op.path, done));
     case "lstat":
-      return typeOf(await pLstat(op.path));
+      return typeOf(await inPool<fs.Stats>((done) => fs.lstat(op.path, done)));
     case "stat":
-      return toStat(await pStat(op.path));
+      return toStat(await inPool<fs.Stats>((done) => fs.stat(op.path, done)));
     case "realpath":
-      return await pRealpath(op.path);
+      return await inPool<string>((done) => fs.realpath.native(op.path, done));
   }
 }
 
@@ -322,7 +356,9 @@ export async function runAsync<T>(task: FsTask<T>): Promise<T> {
         // read, which never had a round trip of their own: one round trip a skill, not two or five).
         // The rest runs within the turn's budget, like a parse: many opens can complete together.
         fault(op.op, op.path);
-        const fd = op.listed ? undefined : await pOpen(op.path, manifestFlags(op.noFollow));
+        const fd = op.listed
+          ? undefined
+          : await inPool<number>((done) => fs.open(op.path, manifestFlags(op.noFollow), done));
         while (spent()) await waitTurn();
         result = readOpened(fd ?? fs.openSync(op.path, manifestFlags(op.noFollow)));
         read = true;
