@@ -145,3 +145,43 @@ test("with followSymlinks false, a manifest swapped for a symlink after its list
   expect(s.warnings.map((w) => [w.code, w.path])).toEqual([["unreadable", file]]);
   expect(s.warnings[0]?.message).toContain("ELOOP");
 });
+
+describe("thread-pool requests", () => {
+  test("those made in one stretch reach the pool together, at the next turn", async () => {
+    const tree: Tree = {};
+    for (let i = 10; i < 50; i++) tree[`s${i}/SKILL.md`] = skill(`s${i}`);
+    const root = writeTree(tree);
+    // One log of the requests the scan makes (the seam, synchronous) and those Node starts in the pool.
+    const log: string[] = [];
+    setFaultHook((op, p) => {
+      if (op === "readdir" && p !== root) log.push("asked");
+    });
+    const hook = createHook({
+      init: (_id, type) => {
+        if (type === "FSREQCALLBACK" && log.length > 0) log.push("started");
+      },
+    }).enable();
+    let s: AgentSkills;
+    try {
+      s = await createAgentSkillsAsync({ roots: [{ path: root }] });
+    } finally {
+      hook.disable();
+    }
+    expect(s.listSkills()).toHaveLength(40);
+    // The 32 workers each ask for a listing in one stretch; none is started before all have asked.
+    expect(log.slice(0, 64)).toEqual([...Array(32).fill("asked"), ...Array(32).fill("started")]);
+    expect(log.filter((e) => e === "started")).toHaveLength(40);
+  });
+
+  test("a request the fs module refuses outright (a NUL in the path) rejects as the sync scan throws", async () => {
+    const options = { roots: [{ path: `${writeTree({})}\0x` }] };
+    let thrown: unknown;
+    try {
+      createAgentSkills(options);
+    } catch (e) {
+      thrown = e;
+    }
+    expect((thrown as { code?: string }).code).toBe("ERR_INVALID_ARG_VALUE");
+    await expect(createAgentSkillsAsync(options)).rejects.toEqual(thrown);
+  });
+});
