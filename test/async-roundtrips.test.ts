@@ -3,8 +3,8 @@
 import { createHook } from "node:async_hooks";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { afterEach, describe, expect, test } from "vitest";
-import { setFaultHook } from "../src/fsx.js";
+import { afterEach, describe, expect, test, vi } from "vitest";
+import { type FsOp, type FsResult, readManifest, runAsync, setFaultHook, turn } from "../src/fsx.js";
 import { type AgentSkills, createAgentSkills, createAgentSkillsAsync } from "../src/index.js";
 import { actAt, failAt } from "./helpers/faults.js";
 import { manifest, skill, type Tree, writeTree } from "./helpers/fixture.js";
@@ -183,5 +183,46 @@ describe("thread-pool requests", () => {
     }
     expect((thrown as { code?: string }).code).toBe("ERR_INVALID_ARG_VALUE");
     await expect(createAgentSkillsAsync(options)).rejects.toEqual(thrown);
+  });
+});
+
+describe("the turn budget around an in-place read", () => {
+  // performance.now is pinned, as in fsx-edges: only a fixed clock makes "spent" exact.
+  let now = 0;
+
+  /** Run `task` with a check-phase callback queued first: whether the task waited for a turn. */
+  async function waited(task: () => Generator<FsOp, unknown, FsResult[keyof FsResult]>): Promise<boolean> {
+    let checkPhasePassed = false;
+    setImmediate(() => {
+      checkPhasePassed = true;
+    });
+    await runAsync(task());
+    return checkPhasePassed;
+  }
+
+  test("a manifest's parse follows its read in the same stretch, however long the read took", async () => {
+    const at = path.join(writeTree({ "SKILL.md": skill("a") }), "SKILL.md");
+    const clock = vi.spyOn(performance, "now").mockImplementation(() => now);
+    try {
+      now = 1e9;
+      // The turn started long before: this waits, and a turn starts at 1e9.
+      expect(await waited(() => turn())).toBe(true);
+      const readThenParse = function* () {
+        const read = yield* readManifest(at, true, true);
+        // The read took 8 ms: the budget is spent, yet the parse of those bytes does not wait for a turn.
+        now = 1e9 + 8;
+        yield* turn();
+        return read;
+      };
+      expect(await waited(readThenParse)).toBe(false);
+      // Another parse, not following a read, waits.
+      expect(await waited(() => turn())).toBe(true);
+    } finally {
+      // Leave the turn dated by the real clock for any later test: force a wait, restore, let it start.
+      now = 2e9;
+      const settled = waited(() => turn());
+      clock.mockRestore();
+      await settled;
+    }
   });
 });
