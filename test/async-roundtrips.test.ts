@@ -4,7 +4,7 @@ import { createHook } from "node:async_hooks";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { type FsOp, type FsResult, readManifest, runAsync, setFaultHook, turn } from "../src/fsx.js";
+import { type FsOp, type FsResult, readManifest, runAsync, setFaultHook, stat, turn } from "../src/fsx.js";
 import { type AgentSkills, createAgentSkills, createAgentSkillsAsync } from "../src/index.js";
 import { actAt, failAt } from "./helpers/faults.js";
 import { manifest, skill, type Tree, writeTree } from "./helpers/fixture.js";
@@ -215,8 +215,20 @@ describe("the turn budget around an in-place read", () => {
         return read;
       };
       expect(await waited(readThenParse)).toBe(false);
-      // Another parse, not following a read, waits.
+      // Another parse, not following a read, waits (a turn starts at 1e9 + 8).
       expect(await waited(() => turn())).toBe(true);
+      now = 1e9 + 10;
+      await runAsync(
+        (function* () {
+          yield* readManifest(at, true, true); // 2 ms spent: no wait
+          now = 1e9 + 16;
+          yield* stat(at);
+          // Another fs op came between: this parse does not follow the read, and waits.
+          yield* turn();
+        })(),
+      );
+      // It did: the turn now dates from 1e9 + 16, so no time is spent.
+      expect(await waited(() => turn())).toBe(false);
     } finally {
       // Leave the turn dated by the real clock for any later test: force a wait, restore, let it start.
       now = 2e9;
