@@ -352,9 +352,10 @@ export async function runAsync<T>(task: FsTask<T>): Promise<T> {
     try {
       if (op.op === "readManifest") {
         // The open resolves the path, which can wait on the disk: in the thread pool, unless the
-        // directory was just listed (then its entry and inode are as warm as the file's fstat and
-        // read, which never had a round trip of their own: one round trip a skill, not two or five).
-        // The rest runs within the turn's budget, like a parse: many opens can complete together.
+        // directory was just listed. Then the name is looked up in blocks just read, and only the
+        // file's inode may still wait on a cold disk, as its data always could for the read in place:
+        // one round trip a skill instead of two (or five). The rest runs within the turn's budget,
+        // like a parse: many listings or opens can complete together.
         fault(op.op, op.path);
         const fd = op.listed
           ? undefined
@@ -402,7 +403,10 @@ export function* realpath(path: string): Generator<FsOp, string, FsResult[keyof 
   return (yield { op: "realpath", path }) as string;
 }
 
-/** `yield* readManifest(path, noFollow)`. */
+/**
+ * `yield* readManifest(path, noFollow, listed)`: `listed` when its directory was just listed, which
+ * lets the async driver open it in place rather than in the thread pool.
+ */
 export function* readManifest(
   path: string,
   noFollow: boolean,

@@ -128,6 +128,7 @@ export function* inspect(
       if (fileSeen) ({ listing, listedAfter } = prev);
     }
   }
+  // Listed just now (not reused from the memo): the async driver may then open the manifest in place.
   const listed = listing === undefined;
   if (listing === undefined) {
     try {
