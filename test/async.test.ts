@@ -140,7 +140,7 @@ describe("refreshAsync", () => {
     expect(s.loadSkill("a")?.body).toBe("Body.");
   });
 
-  test("reads each manifest in one thread-pool round trip (its open), two a skill with the listing", async () => {
+  test("discovers each skill in one thread-pool round trip (its listing; the manifest is then opened in place)", async () => {
     const tree: Record<string, string> = {};
     for (let i = 0; i < 30; i++) tree[`s${i}/SKILL.md`] = skill(`s${i}`, "d", `pad: ${"p".repeat(i * 100)}`);
     const root = writeTree(tree);
@@ -157,9 +157,9 @@ describe("refreshAsync", () => {
     } finally {
       hook.disable();
     }
-    // The root: stat, listing, realpath. Each skill: its listing and the manifest's open; the fstat,
-    // reads and close of the opened file are not round trips of their own.
-    expect(requests).toBe(3 + 2 * 30);
+    // The root: stat, listing, realpath. Each skill: its listing; the open, fstat, reads and close of
+    // the manifest in the directory just listed are not round trips of their own.
+    expect(requests).toBe(3 + 30);
     expect(s.listSkills()).toHaveLength(30);
     expect(s.loadSkill("s29")?.metadata.pad).toBe("p".repeat(2900));
   });
