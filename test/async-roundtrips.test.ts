@@ -6,7 +6,7 @@ import * as path from "node:path";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { type FsOp, type FsResult, readManifest, runAsync, setFaultHook, stat, turn } from "../src/fsx.js";
 import { type AgentSkills, createAgentSkills, createAgentSkillsAsync } from "../src/index.js";
-import { actAt, failAt } from "./helpers/faults.js";
+import { actAt, failAt, poolRequests } from "./helpers/faults.js";
 import { manifest, skill, type Tree, writeTree } from "./helpers/fixture.js";
 
 afterEach(() => setFaultHook(null));
@@ -19,22 +19,6 @@ function view(s: AgentSkills, root: string) {
     warnings: s.warnings.map((w) => [w.code, rel(w.message)]),
     bodies: s.listSkills().map((k) => s.loadSkill(k.name)?.body),
   };
-}
-
-/** Thread-pool requests Node makes while `run` runs. */
-async function poolRequests(run: () => Promise<unknown>): Promise<number> {
-  let requests = 0;
-  const hook = createHook({
-    init: (_id, type) => {
-      if (type === "FSREQCALLBACK" || type === "FSREQPROMISE") requests++;
-    },
-  }).enable();
-  try {
-    await run();
-  } finally {
-    hook.disable();
-  }
-  return requests;
 }
 
 /** Every case an in-place open of a just-listed directory's manifest can meet. */
