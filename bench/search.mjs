@@ -65,7 +65,6 @@ const rankers = {
   "ours, no floor": (q) => names(skills.search(q, { floor: 0 })),
   "ours, without the body, no floor": (q) => names(lib.searchSkills(list, q, { floor: 0 })),
   "ours, without the body": (q) => names(lib.searchSkills(list, q)),
-  "ours, floor 0.1 (before issue 14)": (q) => names(skills.search(q, { floor: 0.1 })),
   ours: (q) => names(skills.search(q)),
 };
 
@@ -82,14 +81,20 @@ const PADDINGS = [
   (q) => `hi! ${q}. thanks a lot in advance`,
 ];
 
-// While tuning, the held-out splits stay out of sight.
+// While tuning, the held-out splits stay out of sight. dev-para was written while designing the floor
+// (dev's requests in other words, and more that no skill serves): tuned on, like dev.
+const TUNED = new Set(["dev", "dev-para"]);
+const HELD_OUT = new Set(["test", "test2", "test3"]);
 const SPLITS = {
   dev: (q) => q.split === "dev",
+  "dev-para": (q) => q.split === "dev-para",
+  "tuned on: dev + dev-para": (q) => TUNED.has(q.split),
   test: (q) => q.split === "test",
   test2: (q) => q.split === "test2",
   test3: (q) => q.split === "test3",
-  "held-out: test + test2": (q) => q.split === "test" || q.split === "test2",
-  "held-out: test + test2 + test3": (q) => q.split !== "dev",
+  "held-out: test + test2 + test3": (q) => HELD_OUT.has(q.split),
+  test4: (q) => q.split === "test4",
+  "every split not tuned on": (q) => !TUNED.has(q.split),
   all: () => true,
 };
 const chosen = values.split ?? (values.tune ? ["dev"] : Object.keys(SPLITS));
@@ -121,7 +126,9 @@ console.log(
 );
 console.log("| split | ranker | Recall@5 | Success@1 | MRR | nDCG@10 | no-answer empty |");
 console.log("| --- | --- | --- | --- | --- | --- | --- |");
-for (const split of chosen) {
+// A split that is not in the file (test4 before it was written) has nothing to report.
+const present = chosen.filter((split) => queries.some(inSplit(split)));
+for (const split of present) {
   const subset = queries.filter(inSplit(split));
   for (const [label, rank] of Object.entries(rankers)) {
     const m = metrics(rank, subset);
@@ -136,7 +143,7 @@ console.log(
   "| split | floor | Recall@5 lost to the floor (mean, worst of six) | no-answer empty (least of six) |",
 );
 console.log("| --- | --- | --- | --- |");
-for (const split of chosen) {
+for (const split of present) {
   const subset = queries.filter(inSplit(split));
   for (const floor of [undefined, 0.1]) {
     const lost = [];

@@ -128,6 +128,8 @@ export function* inspect(
       if (fileSeen) ({ listing, listedAfter } = prev);
     }
   }
+  // Listed just now (not reused from the memo): the async driver may then open the manifest in place.
+  const listed = listing === undefined;
   if (listing === undefined) {
     try {
       listing = yield* list(dir, ctx.config.followSymlinks);
@@ -155,7 +157,7 @@ export function* inspect(
       }
     }
     if (outcome === undefined) {
-      const read = yield* readManifest(file, !ctx.config.followSymlinks);
+      const read = yield* readManifest(file, !ctx.config.followSymlinks, listed);
       if (read.kind === "not_regular")
         outcome = { ok: false, problem: "file", message: `is ${read.what}, not a regular file` };
       else if (read.kind === "too_large")

@@ -11,12 +11,21 @@ export type EmbeddingSearchOptions = SearchOptions & { embed: EmbedFunction };
 
 const DEFAULT_LIMIT = 10;
 /**
- * Chosen for requests longer than the ones tuned on. On the development split 0.08 empties 4 of its 6
- * no-answer requests at no cost in recall@5; on the same requests padded with generic context ("…, I
- * need this done for a project at work", six paddings) it costs at most 3.6 % of recall@5, against up
- * to 8.1 % for 0.1 (the floor before the body was indexed) and 5.1 % for 0.09 (README "Search", Decisions).
+ * The least score of the best match for a request to be served, when words that no skill uses carry
+ * UNKNOWN_SHARE of it or more (and the same floor as before the unknown-word rule: a store that knows
+ * few words, as a small one, is floored as it was). Chosen on the development splits (README "Search",
+ * Decisions): on `dev` and `dev-para` requests padded with generic context it costs at most 5.4 % of recall@5.
  */
 const DEFAULT_FLOOR = 0.08;
+/**
+ * The share of the floor a best match needs when the catalog knows (nearly) every word of the request.
+ * Words no skill uses are the clearest sign of a request about something the catalog lacks; a request
+ * whose words are all known but match weakly is more often one put in other words than the skill's
+ * (README "Search", Decisions: chosen on the development splits).
+ */
+const KNOWN_WORDS_SHARE = 0.375;
+/** From this share of a request's IDF on words that no skill uses, the best match needs the whole floor. */
+const UNKNOWN_SHARE = 0.2;
 /** Once the best match clears the floor, the others are kept down to this share of it: a request's second-best skills often match fewer of its words. */
 const TAIL_SHARE = 0.25;
 /** Cosine similarity is model-specific; 0.5 keeps clearly related texts for common sentence embedders. */
@@ -67,15 +76,18 @@ function byScore(index: SearchIndex): (a: [number, number], b: [number, number])
 }
 
 /**
- * The matches, best first, as [doc, score]: none when the best scores below `floor` (no skill serves
- * the request), else those scoring at least `floor * TAIL_SHARE`. The skill named exactly as the
- * query comes first whatever its score.
+ * The matches, best first, as [doc, score]: none when the best scores below the floor that applies
+ * (no skill serves the request), else those scoring at least that floor times TAIL_SHARE. The floor
+ * that applies is `floor` when words no skill uses carry UNKNOWN_SHARE of the request or more, else
+ * `floor * KNOWN_WORDS_SHARE`. The skill named exactly as the query comes first whatever its score.
  */
 function lexical(index: SearchIndex, query: string, floor: number): [number, number][] {
-  const ranked = [...scoreAll(index, queryConcepts(query))];
+  const { scores, unknown } = scoreAll(index, queryConcepts(query));
+  const ranked = [...scores];
   ranked.sort(byScore(index));
-  const served = ranked.length > 0 && (ranked[0] as [number, number])[1] >= floor;
-  return pinExact(index, query, served ? ranked.filter(([, s]) => s >= floor * TAIL_SHARE) : []);
+  const needed = unknown >= UNKNOWN_SHARE ? floor : floor * KNOWN_WORDS_SHARE;
+  const served = ranked.length > 0 && (ranked[0] as [number, number])[1] >= needed;
+  return pinExact(index, query, served ? ranked.filter(([, s]) => s >= needed * TAIL_SHARE) : []);
 }
 
 function pinExact(index: SearchIndex, query: string, ranked: [number, number][]): [number, number][] {

@@ -202,6 +202,14 @@ function addAlternative(
   for (const [doc, value] of acc as Map<number, number>) add(doc, value);
 }
 
+/** A query's scores, with how much of it the catalog does not know. */
+export interface Scored {
+  /** Each doc that matched a concept → its score in [0, 1), doc ascending; the caller sorts. */
+  readonly scores: Map<number, number>;
+  /** The share of the query's IDF carried by concepts that no skill matches at all (0 for an empty query). */
+  readonly unknown: number;
+}
+
 /**
  * Each doc's score for the concepts of a query: the BM25F sum over concepts, divided by the sum of
  * the concepts' IDF (what a doc matching every concept strongly would approach), so it lies in
@@ -209,7 +217,7 @@ function addAlternative(
  * IDF the doc matches at all, so one strongly matched word (a skill named "vibes") does not beat a description that
  * covers the whole request.
  */
-export function scoreAll(index: SearchIndex, concepts: readonly QueryConcept[]): Map<number, number> {
+export function scoreAll(index: SearchIndex, concepts: readonly QueryConcept[]): Scored {
   // IDF over a handful of skills is noise (a word in 2 of 3 skills would weigh almost nothing), so a
   // small store is scored as a sample of a catalog of at least MIN_DOCS; the 2,106-skill corpus is unaffected.
   const n = Math.max(index.skills.length, MIN_DOCS);
@@ -220,6 +228,7 @@ export function scoreAll(index: SearchIndex, concepts: readonly QueryConcept[]):
   const matched = new Float64Array(size);
   const tf = new Float64Array(size);
   let ideal = 0;
+  let unknown = 0;
   for (const c of concepts) {
     const docs: number[] = [];
     addAlternative(index, c.term, 1, tf, docs);
@@ -228,6 +237,7 @@ export function scoreAll(index: SearchIndex, concepts: readonly QueryConcept[]):
     // should score low, which is what lets the floor return nothing.
     const idf = Math.log(1 + (n - docs.length + 0.5) / (docs.length + 0.5));
     ideal += idf;
+    if (docs.length === 0) unknown += idf;
     for (const doc of docs) {
       const t = tf[doc] as number;
       tf[doc] = 0;
@@ -236,10 +246,10 @@ export function scoreAll(index: SearchIndex, concepts: readonly QueryConcept[]):
     }
   }
   const scores = new Map<number, number>();
-  // Every doc that matched a concept (each idf is > 0), doc ascending; the caller sorts. The square root:
-  // a full power penalised partial matches too hard (nDCG@10 0.753 against 0.783 on the development split).
+  // Every doc that matched a concept (each idf is > 0), doc ascending. The square root: a full power
+  // penalised partial matches too hard (nDCG@10 0.753 against 0.783 on the development split).
   matched.forEach((m, doc) => {
     if (m > 0) scores.set(doc, ((raw[doc] as number) / ideal) * Math.sqrt(m / ideal));
   });
-  return scores;
+  return { scores, unknown: ideal > 0 ? unknown / ideal : 0 };
 }

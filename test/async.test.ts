@@ -1,5 +1,4 @@
 // createAgentSkillsAsync and refreshAsync give exactly what the sync path gives: catalog, bodies, verdicts, warnings in order.
-import { createHook } from "node:async_hooks";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
@@ -11,6 +10,7 @@ import {
   createAgentSkillsAsync,
   SkillError,
 } from "../src/index.js";
+import { poolRequests } from "./helpers/faults.js";
 import { corpusRoots, corpusTest, fixtureRoots, manifest, skill, writeTree } from "./helpers/fixture.js";
 
 afterEach(() => setFaultHook(null));
@@ -140,27 +140,19 @@ describe("refreshAsync", () => {
     expect(s.loadSkill("a")?.body).toBe("Body.");
   });
 
-  test("reads each manifest in one thread-pool round trip (its open), two a skill with the listing", async () => {
+  test("discovers each skill in one thread-pool round trip (its listing; the manifest is then opened in place)", async () => {
     const tree: Record<string, string> = {};
     for (let i = 0; i < 30; i++) tree[`s${i}/SKILL.md`] = skill(`s${i}`, "d", `pad: ${"p".repeat(i * 100)}`);
     const root = writeTree(tree);
+    let s: AgentSkills | undefined;
     // Every request Node hands the thread pool, counted as it is made.
-    let requests = 0;
-    const hook = createHook({
-      init: (_id, type) => {
-        if (type === "FSREQCALLBACK" || type === "FSREQPROMISE") requests++;
-      },
-    }).enable();
-    let s: AgentSkills;
-    try {
+    const requests = await poolRequests(async () => {
       s = await createAgentSkillsAsync({ roots: [{ path: root }] });
-    } finally {
-      hook.disable();
-    }
-    // The root: stat, listing, realpath. Each skill: its listing and the manifest's open; the fstat,
-    // reads and close of the opened file are not round trips of their own.
-    expect(requests).toBe(3 + 2 * 30);
-    expect(s.listSkills()).toHaveLength(30);
-    expect(s.loadSkill("s29")?.metadata.pad).toBe("p".repeat(2900));
+    });
+    // The root: stat, listing, realpath. Each skill: its listing; the open, fstat, reads and close of
+    // the manifest in the directory just listed are not round trips of their own.
+    expect(requests).toBe(3 + 30);
+    expect(s?.listSkills()).toHaveLength(30);
+    expect(s?.loadSkill("s29")?.metadata.pad).toBe("p".repeat(2900));
   });
 });

@@ -44,29 +44,50 @@ describe("the floor and the tail", () => {
     }),
     info("notes", "Takes notes.", { body: `${"Some words about nothing much. ".repeat(30)}A lantern.` }),
   ];
-  const all = searchSkills(skills(), "lantern", { floor: 0 });
-  const [best, second, third] = all.map((m) => m.score) as [number, number, number];
+  /** The share of the floor a best match needs when the store uses every word of the request. */
+  const KNOWN = 0.375;
 
-  test("the scores this tree gives (the preconditions of the next tests)", () => {
-    expect(names(all)).toEqual(["lantern-maker", "workshop", "notes"]);
-    expect(best).toBeGreaterThanOrEqual(4 * second);
-    expect(third).toBeLessThan(second);
+  // x / KNOWN * KNOWN is not always x in floating point: the bounds below are a hair either side of it
+  // (the exact bounds are tested on the whole floor, with "lantern zeppelin").
+  const justUnder = 1 - 1e-12;
+  const justOver = 1 + 1e-12;
+
+  test("a request whose every word the store uses is served while its best match reaches 3/8 of the floor", () => {
+    // "nails" is in the workshop's body only: every skill matches part of the request, none all of it.
+    const open = searchSkills(skills(), "lantern nails", { floor: 0 });
+    const [top, , last] = open.map((m) => m.score) as [number, number, number];
+    expect(names(open)).toEqual(["lantern-maker", "workshop", "notes"]);
+    const search = (floor: number) => names(searchSkills(skills(), "lantern nails", { floor }));
+    expect(search((top / KNOWN) * justUnder)).toEqual(["lantern-maker", "workshop"]);
+    expect(search((top / KNOWN) * justOver)).toEqual([]);
+    // The others are kept down to a quarter of the floor that applies, and no lower.
+    expect(search(((4 * last) / KNOWN) * justUnder)).toEqual(["lantern-maker", "workshop", "notes"]);
+    expect(search(((4 * last) / KNOWN) * justOver)).toEqual(["lantern-maker", "workshop"]);
   });
 
-  test("a best match scoring exactly the floor is served", () => {
-    expect(names(searchSkills(skills(), "lantern", { floor: best }))).toEqual(["lantern-maker"]);
-  });
-
-  test("the others are kept down to exactly a quarter of the floor, and no lower", () => {
-    expect(names(searchSkills(skills(), "lantern", { floor: 4 * second }))).toEqual([
+  test("a request with words no skill uses needs the whole floor, and its tail a quarter of it", () => {
+    const open = searchSkills(skills(), "lantern zeppelin", { floor: 0 });
+    const [top, next] = open.map((m) => m.score) as [number, number];
+    expect(names(open)).toEqual(["lantern-maker", "workshop", "notes"]);
+    expect(names(searchSkills(skills(), "lantern zeppelin", { floor: top }))).toEqual(["lantern-maker"]);
+    // 3/8 of this floor is far below the best match, but "zeppelin" is unknown to every skill.
+    expect(searchSkills(skills(), "lantern zeppelin", { floor: top * 1.01 })).toEqual([]);
+    expect(names(searchSkills(skills(), "lantern zeppelin", { floor: 4 * next }))).toEqual([
       "lantern-maker",
       "workshop",
     ]);
   });
 
-  test("a best match below the floor empties the list, though it clears a quarter of the floor", () => {
-    const floor = best * 1.01;
-    expect(searchSkills(skills(), "lantern", { floor })).toEqual([]);
+  test("the whole floor applies from a fifth of the request's weight on unknown words", () => {
+    // Each known word is in one skill (IDF ln 667.3 = 6.50 over the least catalog size of 1,000), the
+    // unknown one in none (ln 2002 = 7.60): with four known words it carries 22.6 %, with five 18.9 %.
+    const store = () => [info("amber", "Birch cedar dahlia ember."), info("other", "Something else.")];
+    const needsWhole = (query: string) => {
+      const [top] = searchSkills(store(), query, { floor: 0 }).map((m) => m.score) as [number];
+      return searchSkills(store(), query, { floor: (0.99 * top) / KNOWN }).length === 0;
+    };
+    expect(needsWhole("amber birch cedar dahlia zeppelin")).toBe(true);
+    expect(needsWhole("amber birch cedar dahlia ember zeppelin")).toBe(false);
   });
 });
 
@@ -80,8 +101,13 @@ describe("the exact name", () => {
   });
 
   test("is returned above nothing when the floor drops every match: its score lifted to just above 0", () => {
-    const got = searchSkills([info("lantern", "Lights.")], "lantern", { floor: 1 });
-    expect(got.map((m) => [m.skill.name, m.score])).toEqual([["lantern", 1e-9]]);
+    // A seven-word name among fifty one-word names is length-normalised down to 0.368, below 3/8 of 1.
+    const name = "lantern-wick-glass-brass-hook-flame-oil";
+    const skills = [info(name, "Lights."), ...Array.from({ length: 50 }, (_, i) => info(`s${i}`, "Other."))];
+    const query = name.replace(/-/g, " ");
+    expect(searchSkills(skills, query, { floor: 0 }).map((m) => m.score)).toEqual([0.3677419354838709]);
+    const got = searchSkills(skills, query, { floor: 1 });
+    expect(got.map((m) => [m.skill.name, m.score])).toEqual([[name, 1e-9]]);
   });
 
   test("of two skills whose names fold alike, the first in the array", () => {

@@ -221,10 +221,11 @@ describe("bodies and refresh", () => {
       ["pdf", "Work with PDF files.", "", body],
       ["other", "Something else."],
     ]);
-    // The body weighs little: alone it ranks a skill, but does not lift it over the default floor.
+    // The body weighs little: alone it ranks a skill, but far below a description's words.
     expect(names(s.search("rotate landscape", { floor: 0 }))).toEqual(["pdf"]);
     expect(names(s.search("crop margins", { floor: 0 }))).toEqual(["pdf"]);
-    expect(s.search("rotate landscape")).toEqual([]);
+    expect(s.search("rotate landscape", { floor: 0.2 })).toEqual([]);
+    expect(names(s.search("pdf files", { floor: 0.2 }))).toEqual(["pdf"]);
     expect(s.search("watermark", { floor: 0 })).toEqual([]);
     expect(s.search("stamp cover", { floor: 0 })).toEqual([]);
     expect(searchSkills(s.listSkills(), "rotate landscape", { floor: 0 })).toEqual([]);

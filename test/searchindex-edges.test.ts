@@ -24,7 +24,8 @@ const index = (rows: readonly [SkillInfo, string?][]): SearchIndex =>
 /** Score of each matching skill, by name. */
 function scores(idx: SearchIndex, query: string): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const [doc, s] of scoreAll(idx, queryConcepts(query))) out[(idx.skills[doc] as SkillInfo).name] = s;
+  for (const [doc, s] of scoreAll(idx, queryConcepts(query)).scores)
+    out[(idx.skills[doc] as SkillInfo).name] = s;
   return out;
 }
 
@@ -33,6 +34,20 @@ const K1 = 2;
 const idf = (df: number, n = 1000) => Math.log(1 + (n - df + 0.5) / (df + 0.5));
 /** A one-concept query: the idf cancels, the score is tf / (k1 + tf). */
 const single = (tf: number) => tf / (K1 + tf);
+
+describe("the share of a query no skill knows", () => {
+  test("is the IDF of the concepts that match nothing over the IDF of all, by hand; 0 without concepts", () => {
+    const idx = index([[info("lantern", "Lights a path.")], [info("orchard", "Grows apples.")]]);
+    const unknown = (query: string) => scoreAll(idx, queryConcepts(query)).unknown;
+    expect(unknown("lantern")).toBe(0);
+    expect(unknown("zeppelin")).toBe(1);
+    expect(unknown("lantern zeppelin")).toBeCloseTo(idf(0) / (idf(1) + idf(0)), 12);
+    // An alternative from the synonym table makes a concept known: "slides" finds "deck".
+    expect(scoreAll(index([[info("deck", "Builds one.")]]), queryConcepts("slides")).unknown).toBe(0);
+    expect(scoreAll(idx, []).unknown).toBe(0);
+    expect(unknown("")).toBe(0);
+  });
+});
 
 describe("the score, by hand from the formula", () => {
   test("a name hit: weight 3, so a one-word name matching a one-word query scores 3 / (3 + k1)", () => {

@@ -1,4 +1,5 @@
 // Fault injection through the fs module's seam: errno errors, or an action, at one exact call.
+import { createHook } from "node:async_hooks";
 import { setFaultHook } from "../../src/fsx.js";
 
 /** An error shaped like the one Node's fs throws for `code` (by `op` on `p`, when the test knows them). */
@@ -39,4 +40,20 @@ export function callSites(run: () => unknown): [string, string][] {
     setFaultHook(null);
   }
   return [...seen.values()];
+}
+
+/** Thread-pool requests Node makes while `run` runs. */
+export async function poolRequests(run: () => Promise<unknown>): Promise<number> {
+  let requests = 0;
+  const hook = createHook({
+    init: (_id, type) => {
+      if (type === "FSREQCALLBACK" || type === "FSREQPROMISE") requests++;
+    },
+  }).enable();
+  try {
+    await run();
+  } finally {
+    hook.disable();
+  }
+  return requests;
 }

@@ -1,0 +1,224 @@
+// The async scan's thread-pool round trips (issue 13): a manifest whose directory was just listed is
+// opened in place; one whose listing is reused is opened in the pool. Either way, exactly what the sync scan gives.
+import { createHook } from "node:async_hooks";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { afterEach, describe, expect, test, vi } from "vitest";
+import { type FsOp, type FsResult, readManifest, runAsync, setFaultHook, stat, turn } from "../src/fsx.js";
+import { type AgentSkills, createAgentSkills, createAgentSkillsAsync } from "../src/index.js";
+import { actAt, failAt, poolRequests } from "./helpers/faults.js";
+import { manifest, skill, type Tree, writeTree } from "./helpers/fixture.js";
+
+afterEach(() => setFaultHook(null));
+
+/** Everything an instance shows, paths made relative to `root`. */
+function view(s: AgentSkills, root: string) {
+  const rel = (text: string) => text.replaceAll(root + path.sep, "");
+  return {
+    skills: s.listSkills().map((k) => [k.name, rel(k.path), k.description]),
+    warnings: s.warnings.map((w) => [w.code, rel(w.message)]),
+    bodies: s.listSkills().map((k) => s.loadSkill(k.name)?.body),
+  };
+}
+
+/** Every case an in-place open of a just-listed directory's manifest can meet. */
+const CASES: Tree = {
+  "plain/SKILL.md": skill("plain"),
+  "fifo/SKILL.md": { fifo: true },
+  "a-dir/SKILL.md": { dir: true },
+  "dangling/SKILL.md": { symlink: "nowhere.md" },
+  "linked/SKILL.md": { symlink: "../target.md" },
+  "linked-and-lower/SKILL.md": { symlink: "../other.md" },
+  "linked-and-lower/skill.md": skill("linked-and-lower", "Lower."),
+  "lower-only/skill.md": skill("lower-only"),
+  "several/SKILL.md": skill("several"),
+  "several/Skill.md": skill("several", "Mixed."),
+  "several/skill.md": skill("several", "Lower."),
+  "too-large/SKILL.md": manifest("name: too-large\ndescription: d", "x".repeat(1024 * 1024)),
+  "empty/SKILL.md": "",
+  "none/README.md": "no manifest here",
+  "target.md": skill("linked"),
+  "other.md": skill("linked-and-lower"),
+};
+
+describe.each([true, false])("followSymlinks %s", (followSymlinks) => {
+  test("every case of a manifest opened in place gives exactly what the sync scan gives", async () => {
+    const root = writeTree(CASES);
+    const options = { roots: [{ path: root }], followSymlinks };
+    const sync = view(createAgentSkills(options), root);
+    expect(view(await createAgentSkillsAsync(options), root)).toEqual(sync);
+    const codes = sync.warnings.map(([code]) => code).sort();
+    // The cases really happened: each left its finding.
+    expect(codes).toEqual(
+      followSymlinks
+        ? [
+            "dangling_symlink",
+            "invalid_skill",
+            "invalid_skill",
+            "invalid_skill",
+            "invalid_skill",
+            "multiple_manifests",
+            "multiple_manifests",
+          ]
+        : ["invalid_skill", "invalid_skill", "invalid_skill", "invalid_skill", "multiple_manifests"],
+    );
+    expect(sync.skills.map(([name, file]) => `${name} ${file}`)).toEqual(
+      followSymlinks
+        ? [
+            "linked linked/SKILL.md",
+            "linked-and-lower linked-and-lower/SKILL.md",
+            "lower-only lower-only/skill.md",
+            "plain plain/SKILL.md",
+            "several several/SKILL.md",
+          ]
+        : [
+            "linked-and-lower linked-and-lower/skill.md",
+            "lower-only lower-only/skill.md",
+            "plain plain/SKILL.md",
+            "several several/SKILL.md",
+          ],
+    );
+  });
+});
+
+test("an error from the in-place open is the task's, as from the sync scan's open", async () => {
+  const root = writeTree({ "a/SKILL.md": skill("a"), "b/SKILL.md": skill("b") });
+  const options = { roots: [{ path: root }], onWarning: () => {} };
+  failAt("readManifest", path.join(root, "b", "SKILL.md"), "EIO");
+  const sync = view(createAgentSkills(options), root);
+  expect(view(await createAgentSkillsAsync(options), root)).toEqual(sync);
+  expect(sync.warnings).toEqual([["invalid_skill", expect.stringContaining("cannot be read (EIO)")]]);
+});
+
+test("a manifest changed under a reused listing is opened in the thread pool", async () => {
+  const tree: Tree = {};
+  for (let i = 0; i < 10; i++) tree[`s${i}/SKILL.md`] = skill(`s${i}`);
+  const root = writeTree(tree);
+  // Past the 100 ms in which a signature is not trusted: the refresh may then reuse the listings.
+  await new Promise((resolve) => setTimeout(resolve, 150));
+  const s = await createAgentSkillsAsync({ roots: [{ path: root }] });
+  // Discovery lists without the directories' signatures; this first refresh takes them.
+  await s.refreshAsync();
+  // Rewritten in place: the directory's signature holds, the file's does not.
+  fs.writeFileSync(path.join(root, "s3", "SKILL.md"), skill("s3", "Changed."));
+  await new Promise((resolve) => setTimeout(resolve, 150));
+  let changed: readonly string[] = [];
+  const requests = await poolRequests(async () => {
+    changed = (await s.refreshAsync()).changed;
+  });
+  expect(changed).toEqual(["s3"]);
+  expect(s.getSkill("s3")?.description).toBe("Changed.");
+  // The root's stat; each skill: its directory's stat and its manifest's; s3's open (its listing was reused).
+  expect(requests).toBe(1 + 2 * 10 + 1);
+});
+
+test("with followSymlinks false, a manifest swapped for a symlink after its listing is not followed by the in-place open", async () => {
+  const outside = writeTree({ "evil.md": skill("evil") });
+  const root = writeTree({ "a/SKILL.md": skill("a") });
+  const file = path.join(root, "a", "SKILL.md");
+  actAt("readManifest", file, () => {
+    fs.rmSync(file);
+    fs.symlinkSync(path.join(outside, "evil.md"), file);
+  });
+  const s = await createAgentSkillsAsync({
+    roots: [{ path: root }],
+    followSymlinks: false,
+    onWarning: () => {},
+  });
+  expect(s.listSkills()).toEqual([]);
+  expect(s.warnings.map((w) => [w.code, w.path])).toEqual([["unreadable", file]]);
+  expect(s.warnings[0]?.message).toContain("ELOOP");
+});
+
+describe("thread-pool requests", () => {
+  test("those made in one stretch reach the pool together, at the next turn", async () => {
+    const tree: Tree = {};
+    for (let i = 10; i < 50; i++) tree[`s${i}/SKILL.md`] = skill(`s${i}`);
+    const root = writeTree(tree);
+    // One log of the requests the scan makes (the seam, synchronous) and those Node starts in the pool.
+    const log: string[] = [];
+    setFaultHook((op, p) => {
+      if (op === "readdir" && p !== root) log.push("asked");
+    });
+    const hook = createHook({
+      init: (_id, type) => {
+        if (type === "FSREQCALLBACK" && log.length > 0) log.push("started");
+      },
+    }).enable();
+    let s: AgentSkills;
+    try {
+      s = await createAgentSkillsAsync({ roots: [{ path: root }] });
+    } finally {
+      hook.disable();
+    }
+    expect(s.listSkills()).toHaveLength(40);
+    // The 32 workers each ask for a listing in one stretch; none is started before all have asked.
+    expect(log.slice(0, 64)).toEqual([...Array(32).fill("asked"), ...Array(32).fill("started")]);
+    expect(log.filter((e) => e === "started")).toHaveLength(40);
+  });
+
+  test("a request the fs module refuses outright (a NUL in the path) rejects as the sync scan throws", async () => {
+    const options = { roots: [{ path: `${writeTree({})}\0x` }] };
+    let thrown: unknown;
+    try {
+      createAgentSkills(options);
+    } catch (e) {
+      thrown = e;
+    }
+    expect((thrown as { code?: string }).code).toBe("ERR_INVALID_ARG_VALUE");
+    await expect(createAgentSkillsAsync(options)).rejects.toEqual(thrown);
+  });
+});
+
+describe("the turn budget around an in-place read", () => {
+  // performance.now is pinned, as in fsx-edges: only a fixed clock makes "spent" exact.
+  let now = 0;
+
+  /** Run `task` with a check-phase callback queued first: whether the task waited for a turn. */
+  async function waited(task: () => Generator<FsOp, unknown, FsResult[keyof FsResult]>): Promise<boolean> {
+    let checkPhasePassed = false;
+    setImmediate(() => {
+      checkPhasePassed = true;
+    });
+    await runAsync(task());
+    return checkPhasePassed;
+  }
+
+  test("a manifest's parse follows its read in the same stretch, however long the read took", async () => {
+    const at = path.join(writeTree({ "SKILL.md": skill("a") }), "SKILL.md");
+    const clock = vi.spyOn(performance, "now").mockImplementation(() => now);
+    try {
+      now = 1e9;
+      // The turn started long before: this waits, and a turn starts at 1e9.
+      expect(await waited(() => turn())).toBe(true);
+      const readThenParse = function* () {
+        const read = yield* readManifest(at, true, true);
+        // The read took 8 ms: the budget is spent, yet the parse of those bytes does not wait for a turn.
+        now = 1e9 + 8;
+        yield* turn();
+        return read;
+      };
+      expect(await waited(readThenParse)).toBe(false);
+      // Another parse, not following a read, waits (a turn starts at 1e9 + 8).
+      expect(await waited(() => turn())).toBe(true);
+      now = 1e9 + 10;
+      await runAsync(
+        (function* () {
+          yield* readManifest(at, true, true); // 2 ms spent: no wait
+          now = 1e9 + 16;
+          yield* stat(at);
+          // Another fs op came between: this parse does not follow the read, and waits.
+          yield* turn();
+        })(),
+      );
+      // It did: the turn now dates from 1e9 + 16, so no time is spent.
+      expect(await waited(() => turn())).toBe(false);
+    } finally {
+      // Leave the turn dated by the real clock for any later test: force a wait, restore, let it start.
+      now = 2e9;
+      const settled = waited(() => turn());
+      clock.mockRestore();
+      await settled;
+    }
+  });
+});
