@@ -11,10 +11,11 @@ export type EmbeddingSearchOptions = SearchOptions & { embed: EmbedFunction };
 
 const DEFAULT_LIMIT = 10;
 /**
- * The least score of the best match for a request to be served, when words that no skill uses carry
- * UNKNOWN_SHARE of it or more (and the same floor as before the unknown-word rule: a store that knows
- * few words, as a small one, is floored as it was). Chosen on the development splits (README "Search",
- * Decisions): on `dev` and `dev-para` requests padded with generic context it costs at most 5.4 % of recall@5.
+ * The least score the best match must reach for a request to be served when words that no skill uses
+ * carry UNKNOWN_SHARE of its IDF or more: the floor of before the unknown-word rule, so a small store,
+ * which knows few words, is floored as it was. Chosen on the development splits (README "Search",
+ * Decisions): on `dev` and `dev-para` requests padded with generic context the floor costs at most
+ * 5.4 % of recall@5.
  */
 const DEFAULT_FLOOR = 0.08;
 /**
