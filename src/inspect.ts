@@ -105,8 +105,9 @@ export function* inspect(
   let dirSig = "";
   let listing: Listing | undefined;
   let listedAfter = ctx.after;
-  // Whether the manifest of `prev` was just seen unchanged, so the read below can skip its stat.
-  let fileSeen = false;
+  // Whether the manifest of `prev` was just seen unchanged (the read below can skip its stat) or changed
+  // (it is read without a second stat); undefined when it was not looked at or could not be stat'ed.
+  let fileSeen: boolean | undefined;
   // The directory's signature is taken before its listing, so a change after this point shows next
   // time; and only once the directory has been seen, which keeps the first scan to the I/O it needs.
   if (prev !== undefined) {
@@ -147,7 +148,7 @@ export function* inspect(
   let real = "";
   let outcome: ManifestOutcome | undefined;
   try {
-    if (checkable(prev) && prev.item.path === file) {
+    if (checkable(prev) && prev.item.path === file && fileSeen !== false) {
       const before = prev.item;
       if (fileSeen || (yield* stat(file)).sig === prev.fileSig) {
         // Same listing, same file: the very same candidate, which lets the registry skip the merge.
@@ -208,15 +209,19 @@ function checkable(prev: DirMemo | undefined): prev is DirMemo & { readonly item
   return prev !== undefined && prev.fileSig !== "";
 }
 
-/** Whether the manifest `prev` read is still there with the signature it had; a file gone is not. */
-function* unchangedManifest(prev: DirMemo): FsTask<boolean> {
-  if (!checkable(prev)) return false;
+/**
+ * Whether the manifest `prev` read is still there with the signature it had (true), or there with
+ * another (false); undefined when that cannot be told: no manifest read, or its stat failed.
+ */
+function* unchangedManifest(prev: DirMemo): FsTask<boolean | undefined> {
+  if (!checkable(prev)) return undefined;
   try {
     return (yield* stat(prev.item.path)).sig === prev.fileSig;
   } catch (e) {
-    // The listing is taken again, and meets what became of the file.
+    // The listing is taken again and meets what became of the file; the manifest's own stat, below,
+    // reports an error that stays.
     fsCode(e);
-    return false;
+    return undefined;
   }
 }
 
