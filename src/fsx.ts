@@ -289,10 +289,11 @@ function inPool<T>(start: (done: Callback<T>) => void): Promise<T> {
   });
 }
 
-/** Carry out in the thread pool an fs op that can wait on the disk (a manifest's read is {@link runAsync}'s own). */
-async function runOpAsync(
-  op: Exclude<FsOp, { op: "turn" | "readManifest" }>,
-): Promise<FsResult[keyof FsResult]> {
+/**
+ * Carry out one fs op without blocking: in the thread pool what can wait on the disk; a manifest's
+ * checks and reads in place, within the turn's budget (a `turn` is the driver's own: see {@link runAsync}).
+ */
+async function runOpAsync(op: Exclude<FsOp, { op: "turn" }>): Promise<FsResult[keyof FsResult]> {
   fault(op.op === "names" ? "readdir" : op.op, op.path);
   switch (op.op) {
     case "readdir":
@@ -307,6 +308,18 @@ async function runOpAsync(
       return toStat(await inPool<fs.Stats>((done) => fs.stat(op.path, done)));
     case "realpath":
       return await inPool<string>((done) => fs.realpath.native(op.path, done));
+    case "readManifest": {
+      // The open resolves the path, which can wait on the disk: in the thread pool, unless the
+      // directory was just listed. Then the name is looked up in blocks just read, and only the
+      // file's inode may still wait on a cold disk, as its data always could for the read in place:
+      // one round trip a skill instead of two (or five). The rest runs within the turn's budget,
+      // like a parse: many listings or opens can complete together.
+      const fd = op.listed
+        ? undefined
+        : await inPool<number>((done) => fs.open(op.path, manifestFlags(op.noFollow), done));
+      while (spent()) await waitTurn();
+      return readOpened(fd ?? fs.openSync(op.path, manifestFlags(op.noFollow)));
+    }
   }
 }
 
@@ -350,24 +363,12 @@ export async function runAsync<T>(task: FsTask<T>): Promise<T> {
     let result: FsResult[keyof FsResult];
     read = false;
     try {
-      if (op.op === "readManifest") {
-        // The open resolves the path, which can wait on the disk: in the thread pool, unless the
-        // directory was just listed. Then the name is looked up in blocks just read, and only the
-        // file's inode may still wait on a cold disk, as its data always could for the read in place:
-        // one round trip a skill instead of two (or five). The rest runs within the turn's budget,
-        // like a parse: many listings or opens can complete together.
-        fault(op.op, op.path);
-        const fd = op.listed
-          ? undefined
-          : await inPool<number>((done) => fs.open(op.path, manifestFlags(op.noFollow), done));
-        while (spent()) await waitTurn();
-        result = readOpened(fd ?? fs.openSync(op.path, manifestFlags(op.noFollow)));
-        read = true;
-      } else result = await runOpAsync(op);
+      result = await runOpAsync(op);
     } catch (e) {
       step = task.throw(e);
       continue;
     }
+    read = op.op === "readManifest";
     step = task.next(result);
   }
   return step.value;
