@@ -5,7 +5,12 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { type FsOp, type FsResult, readManifest, runAsync, setFaultHook, stat, turn } from "../src/fsx.js";
-import { type AgentSkills, createAgentSkills, createAgentSkillsAsync } from "../src/index.js";
+import {
+  type AgentSkills,
+  type AgentSkillsOptions,
+  createAgentSkills,
+  createAgentSkillsAsync,
+} from "../src/index.js";
 import { actAt, failAt, poolRequests } from "./helpers/faults.js";
 import { manifest, skill, type Tree, writeTree } from "./helpers/fixture.js";
 
@@ -112,23 +117,26 @@ test("a manifest changed under a reused listing is opened in the thread pool", a
   expect(requests).toBe(1 + 2 * 10 + 1);
 });
 
-test("with followSymlinks false, a manifest swapped for a symlink after its listing is not followed by the in-place open", async () => {
-  const outside = writeTree({ "evil.md": skill("evil") });
-  const root = writeTree({ "a/SKILL.md": skill("a") });
-  const file = path.join(root, "a", "SKILL.md");
-  actAt("readManifest", file, () => {
-    fs.rmSync(file);
-    fs.symlinkSync(path.join(outside, "evil.md"), file);
-  });
-  const s = await createAgentSkillsAsync({
-    roots: [{ path: root }],
-    followSymlinks: false,
-    onWarning: () => {},
-  });
-  expect(s.listSkills()).toEqual([]);
-  expect(s.warnings.map((w) => [w.code, w.path])).toEqual([["unreadable", file]]);
-  expect(s.warnings[0]?.message).toContain("ELOOP");
-});
+// The sync scan's open is a mutant-hunting regression (O_NOFOLLOW); the async one's is the in-place open.
+test.each([
+  ["createAgentSkills", async (o: AgentSkillsOptions) => createAgentSkills(o)],
+  ["createAgentSkillsAsync", createAgentSkillsAsync],
+])(
+  "with followSymlinks false, a manifest swapped for a symlink after its listing is not followed (%s)",
+  async (_, create) => {
+    const outside = writeTree({ "evil.md": skill("evil") });
+    const root = writeTree({ "a/SKILL.md": skill("a") });
+    const file = path.join(root, "a", "SKILL.md");
+    actAt("readManifest", file, () => {
+      fs.rmSync(file);
+      fs.symlinkSync(path.join(outside, "evil.md"), file);
+    });
+    const s = await create({ roots: [{ path: root }], followSymlinks: false, onWarning: () => {} });
+    expect(s.listSkills()).toEqual([]);
+    expect(s.warnings.map((w) => [w.code, w.path])).toEqual([["unreadable", file]]);
+    expect(s.warnings[0]?.message).toContain("ELOOP");
+  },
+);
 
 describe("thread-pool requests", () => {
   test("those made in one stretch reach the pool together, at the next turn", async () => {
