@@ -19,6 +19,7 @@ import {
 } from "../src/index.js";
 import { actAt, failAt } from "./helpers/faults.js";
 import { skill, tempDir, writeTree } from "./helpers/fixture.js";
+import { waiter } from "./helpers/wait.js";
 
 /** Far above any real wait: only a missed change reaches it. */
 const LIMIT_MS = 10_000;
@@ -56,19 +57,19 @@ async function live(
   });
   const changes: RefreshResult[] = [];
   const errors: unknown[] = [];
-  let wake = () => {};
+  const waits = waiter(LIMIT_MS);
   const watcher = skills.watch({
     debounceMs: 10,
     onChange: (r) => {
       changes.push(r);
-      wake();
+      waits.wake();
     },
     ...(create.defaultOnError
       ? {}
       : {
           onError: (e: unknown) => {
             errors.push(e);
-            wake();
+            waits.wake();
           },
         }),
     ...options,
@@ -76,15 +77,7 @@ async function live(
   open.push(watcher);
   await watcher.ready;
   const until = (what: string, check: () => boolean) =>
-    new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`not seen within ${LIMIT_MS} ms: ${what}`)), LIMIT_MS);
-      wake = () => {
-        if (!check()) return;
-        clearTimeout(timer);
-        resolve();
-      };
-      wake();
-    });
+    waits.until(check, () => `not seen within ${LIMIT_MS} ms: ${what}`);
   return { roots, skills, watcher, changes, errors, warnings, until };
 }
 

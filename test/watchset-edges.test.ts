@@ -11,6 +11,7 @@ import type { ScanHint } from "../src/scan.js";
 import { Degraded, WatchSet } from "../src/watchset.js";
 import { errnoError } from "./helpers/faults.js";
 import { skill, tempDir, writeTree } from "./helpers/fixture.js";
+import { waiter } from "./helpers/wait.js";
 
 /** Far above any real wait: only a missed event reaches it. */
 const LIMIT_MS = 10_000;
@@ -64,7 +65,7 @@ function probe(
     o.fault?.(op, p);
   });
   const seen = { roots: new Set<string>(), dirs: new Set<string>(), wholeRoots: new Set<string>() };
-  let wake = () => {};
+  const waits = waiter(LIMIT_MS);
   let dirtied = 0;
   const merge = (hint: ScanHint | undefined) => {
     for (const key of ["roots", "dirs", "wholeRoots"] as const)
@@ -73,7 +74,7 @@ function probe(
   const set = new WatchSet(config, true, () => {
     dirtied++;
     if (!o.fresh) merge(set.takeHint());
-    wake();
+    waits.wake();
   });
   made.push(set);
   if (!o.fresh) set.takeHint();
@@ -86,19 +87,7 @@ function probe(
       watched = [];
       return out;
     },
-    until: (what, check) =>
-      new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(
-          () => reject(new Error(`not seen within ${LIMIT_MS} ms: ${what}`)),
-          LIMIT_MS,
-        );
-        wake = () => {
-          if (!check()) return;
-          clearTimeout(timer);
-          resolve();
-        };
-        wake();
-      }),
+    until: (what, check) => waits.until(check, () => `not seen within ${LIMIT_MS} ms: ${what}`),
   };
 }
 

@@ -1,6 +1,7 @@
 // Runs the CLI's main() in-process against the repository, capturing what it writes.
 import * as path from "node:path";
 import { type CliIo, main } from "../../src/cli/main.js";
+import { waiter } from "./wait.js";
 
 /** The repository root: the CLI tests run from here so the examples' paths print as in the README. */
 export const REPO = path.resolve(import.meta.dirname, "../..");
@@ -68,18 +69,18 @@ export function watchList(
 ): WatchRun {
   let out = "";
   let err = "";
-  let wake = () => {};
+  const waits = waiter(LIMIT_MS);
   const stop = new AbortController();
   const code = main(["list", "--watch", "--root", root, ...extra], {
     stdout: (s) => {
       // A plain Error, no code: as a closed pipe might throw.
       if (fails(s)) throw new Error("stdout is closed");
       out += s;
-      wake();
+      waits.wake();
     },
     stderr: (s) => {
       err += s;
-      wake();
+      waits.wake();
     },
     cwd: REPO,
     env: {},
@@ -87,17 +88,6 @@ export function watchList(
     ...io,
   });
   const until = (what: () => boolean) =>
-    new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error(`not printed within ${LIMIT_MS} ms:\n${out}\n${err}`)),
-        LIMIT_MS,
-      );
-      wake = () => {
-        if (!what()) return;
-        clearTimeout(timer);
-        resolve();
-      };
-      wake();
-    });
+    waits.until(what, () => `not printed within ${LIMIT_MS} ms:\n${out}\n${err}`);
   return { code, stop: () => stop.abort(), signal: stop.signal, until, out: () => out, err: () => err };
 }
