@@ -94,6 +94,7 @@ const SPLITS = {
   test3: (q) => q.split === "test3",
   "held-out: test + test2 + test3": (q) => HELD_OUT.has(q.split),
   test4: (q) => q.split === "test4",
+  test5: (q) => q.split === "test5",
   "every split not tuned on": (q) => !TUNED.has(q.split),
   all: () => true,
 };
