@@ -82,9 +82,12 @@ const PADDINGS = [
 ];
 
 // While tuning, the held-out splits stay out of sight. dev-para was written while designing the floor
-// (dev's requests in other words, and more that no skill serves): tuned on, like dev.
+// (dev's requests in other words, and more that no skill serves): tuned on, like dev. test to test4
+// were held out until the floor's unknown-word share moved from a fifth to a quarter, which was chosen
+// on every split written by then: since, they count as tuned on. test5 was written blind after that
+// choice and scored once: the part held out.
 const TUNED = new Set(["dev", "dev-para"]);
-const HELD_OUT = new Set(["test", "test2", "test3"]);
+const BEFORE_TEST5 = new Set(["dev", "dev-para", "test", "test2", "test3", "test4"]);
 const SPLITS = {
   dev: (q) => q.split === "dev",
   "dev-para": (q) => q.split === "dev-para",
@@ -92,10 +95,10 @@ const SPLITS = {
   test: (q) => q.split === "test",
   test2: (q) => q.split === "test2",
   test3: (q) => q.split === "test3",
-  "held-out: test + test2 + test3": (q) => HELD_OUT.has(q.split),
+  "test + test2 + test3": (q) => ["test", "test2", "test3"].includes(q.split),
   test4: (q) => q.split === "test4",
-  test5: (q) => q.split === "test5",
-  "every split not tuned on": (q) => !TUNED.has(q.split),
+  "every split before test5 (the quarter chosen on them)": (q) => BEFORE_TEST5.has(q.split),
+  "test5, held out": (q) => q.split === "test5",
   all: () => true,
 };
 const chosen = values.split ?? (values.tune ? ["dev"] : Object.keys(SPLITS));
@@ -129,14 +132,30 @@ console.log("| split | ranker | Recall@5 | Success@1 | MRR | nDCG@10 | no-answer
 console.log("| --- | --- | --- | --- | --- | --- | --- |");
 // A split that is not in the file (test4 before it was written) has nothing to report.
 const present = chosen.filter((split) => queries.some(inSplit(split)));
+const against = [];
 for (const split of present) {
   const subset = queries.filter(inSplit(split));
+  const m = {};
   for (const [label, rank] of Object.entries(rankers)) {
-    const m = metrics(rank, subset);
+    m[label] = metrics(rank, subset);
+    const { n, none, r5, s1, mrr, ndcg, empty } = m[label];
     console.log(
-      `| ${split} (${m.n}+${m.none}) | ${label} | ${pct(m.r5)} | ${pct(m.s1)} | ${m.mrr.toFixed(3)} | ${m.ndcg.toFixed(3)} | ${m.empty}/${m.none} |`,
+      `| ${split} (${n}+${none}) | ${label} | ${pct(r5)} | ${pct(s1)} | ${mrr.toFixed(3)} | ${ndcg.toFixed(3)} | ${empty}/${none} |`,
     );
   }
+  against.push([split, m["plain BM25 (name + description)"], m.ours, m["ours, no floor"]]);
+}
+
+// The issue's targets, read off the table: gains over plain BM25, and what the floor costs.
+console.log("\n## Ours against plain BM25, and the floor's cost\n");
+console.log("| split | Recall@5 | Success@1 | nDCG@10 | no-answer empty | Recall@5 lost to the floor |");
+console.log("| --- | --- | --- | --- | --- | --- |");
+const rel = (a, b) => `${a >= b ? "+" : ""}${(100 * (a / b - 1)).toFixed(0)}%`;
+for (const [split, base, ours, open] of against) {
+  const points = 100 * (ours.s1 - base.s1);
+  console.log(
+    `| ${split} | ${rel(ours.r5, base.r5)} | ${points >= 0 ? "+" : ""}${points.toFixed(1)} points | ${rel(ours.ndcg, base.ndcg)} | ${ours.empty}/${ours.none} | ${pct(1 - ours.r5 / open.r5)} |`,
+  );
 }
 
 console.log("\n## The floor on longer requests (each request padded with generic context, six ways; ours)\n");
