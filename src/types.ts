@@ -240,7 +240,7 @@ export interface SearchOptions {
   /**
    * The relevance floor, in [0, 1]: when the best lexical match scores below it, no skill serves the
    * request and the lexical result is `[]`; otherwise matches are kept down to a quarter of it. When
-   * the catalog uses (nearly) every word of the request — words no skill uses carry less than a fifth
+   * the catalog uses (nearly) every word of the request — words no skill uses carry less than a quarter
    * of its IDF — 3/8 of it applies instead: such a request is more often put in other words than
    * about something the catalog lacks. `0` keeps every skill that shares a word with the request. A
    * skill named exactly as the query is always returned. @default 0.08
