@@ -46,12 +46,12 @@ function optionalString(options: AgentSkillsOptions, key: "workspace" | "cwd" | 
   return value;
 }
 
-function optionalBoolean(
-  options: AgentSkillsOptions,
-  key: "strict" | "followSymlinks",
-  fallback: boolean,
-): boolean {
-  const value = options[key];
+/**
+ * `options[key]` checked as a boolean, `fallback` when it is not given.
+ * @throws {StartupError} naming the option and the value received.
+ */
+export function optionalBoolean(options: object, key: string, fallback: boolean): boolean {
+  const value = (options as Record<string, unknown>)[key];
   if (value === undefined) return fallback;
   if (typeof value !== "boolean")
     throw new StartupError(`option "${key}" must be a boolean, received ${describeValue(value)}`);

@@ -1,7 +1,7 @@
 // Paths → a validation report: manifest errors, discovery warnings, the agentskills.io rules and a --target client's rules of every skill found.
 import * as path from "node:path";
-import { resolveConfig } from "./config.js";
-import { StartupError } from "./errors.js";
+import { optionalBoolean, resolveConfig } from "./config.js";
+import { describeValue, StartupError } from "./errors.js";
 import { type Draft, finish, report, SCHEMA_HINTS, type ValidationReport } from "./findings.js";
 import { fsCode, readManifest, runSync } from "./fsx.js";
 import { splitManifestBytes } from "./manifest.js";
@@ -10,7 +10,7 @@ import { checkFormatRules } from "./rules.js";
 import { type Candidate, inspectSync, scanSync } from "./scan.js";
 import { type ManifestFailure, parseManifest } from "./skill.js";
 import { checkClientRules, VALIDATION_TARGETS, type ValidationTarget } from "./targets.js";
-import type { SkillConfig, SkillRoot, SkillWarning, WarnSink } from "./types.js";
+import type { AgentSkillsOptions, SkillConfig, SkillRoot, SkillWarning, WarnSink } from "./types.js";
 import { classify, findSkillDirs, nothingChecked } from "./walk.js";
 import { emit } from "./warnings.js";
 
@@ -226,7 +226,7 @@ function checkTree(check: Check, dir: string): Draft[] {
  * Validate skill directories, SKILL.md files or roots (folders of skill directories) against the
  * schema, discovery's warnings and the agentskills.io format rules. Reads only, and never throws for
  * a bad skill: every problem becomes a finding with its file, line where known, rule and fix hint.
- * @throws {StartupError} when `paths` is not a non-empty array of non-empty strings, or an option is mistyped.
+ * @throws {StartupError} when `paths` is not a non-empty array of non-empty strings, `options` is not an object, or one of its options is mistyped (options it does not take are ignored).
  * @example
  * const report = validateSkills(["skills"]);
  * for (const f of report.findings) console.log(`${f.file}:${f.line ?? 1}: ${f.rule}: ${f.message}`);
@@ -237,13 +237,21 @@ export function validateSkills(paths: readonly string[], options: ValidateOption
     const received = Array.isArray(paths) ? "an empty array" : typeof paths;
     throw new StartupError(`validateSkills expects a non-empty array of paths, received ${received}`);
   }
-  const { asRoots = false, recursive = false, target, ...rest } = options;
+  if (typeof options !== "object" || options === null) {
+    throw new StartupError(`validateSkills options must be an object, received ${describeValue(options)}`);
+  }
+  const asRoots = optionalBoolean(options, "asRoots", false);
+  const recursive = optionalBoolean(options, "recursive", false);
+  const { target, cwd, home, followSymlinks, onWarning } = options;
   if (target !== undefined && !(VALIDATION_TARGETS as readonly unknown[]).includes(target)) {
     throw new StartupError(
       `option "target" must be ${VALIDATION_TARGETS.map((t) => JSON.stringify(t)).join(", ")} or undefined, received ${JSON.stringify(target)}`,
     );
   }
-  const config = resolveConfig({ ...rest, roots: paths.map((p) => ({ path: p })) });
+  // Only the options it documents: `strict` or `workspace` (discovery's) would make it throw for a bad
+  // skill. resolveConfig takes an option given as undefined as not given.
+  const roots = paths.map((p) => ({ path: p }));
+  const config = resolveConfig({ cwd, home, followSymlinks, onWarning, roots } as AgentSkillsOptions);
   const check: Check = { config, target, checked: new Set(), seen: [] };
   let drafts: Draft[] = [];
   for (const root of config.roots) {

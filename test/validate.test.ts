@@ -34,6 +34,25 @@ describe("bad arguments throw StartupError", () => {
       new StartupError('option "followSymlinks" must be a boolean, received "no"'),
     );
   });
+
+  // Found by the README audit: these ran as if true, or threw a TypeError.
+  test.each([
+    [{ asRoots: "yes" }, 'option "asRoots" must be a boolean, received "yes"'],
+    [{ recursive: 1 }, 'option "recursive" must be a boolean, received number 1'],
+    [null, "validateSkills options must be an object, received null"],
+    ["strict", 'validateSkills options must be an object, received "strict"'],
+  ])("options %j", (options, message) => {
+    expect(() => validateSkills(["x"], options as never)).toThrow(new StartupError(message));
+  });
+
+  test("options of discovery it does not take are ignored: strict never makes it throw for a bad skill", () => {
+    const dir = writeTree({ "bad/SKILL.md": "no fence" });
+    const options = { strict: true, workspace: path.join(dir, "nope"), onWarning: () => {} };
+    const report = validateSkills([path.join(dir, "bad")], options as never);
+    expect(report.findings.map((f) => [path.relative(dir, f.file), f.rule])).toEqual([
+      ["bad/SKILL.md", "frontmatter-fence"],
+    ]);
+  });
 });
 
 // Each row: a tree, the path given (relative to it), and the findings expected.
