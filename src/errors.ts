@@ -86,13 +86,21 @@ export function describeError(e: unknown): string {
 
 /**
  * A value as a message shows it: a string quoted, a primitive with its type, anything else by its kind
- * only. Never throws, whatever the value (a BigInt, a circular object, a Proxy whose traps throw).
+ * only. Never throws, whatever the value (a BigInt, a circular object, a Proxy whose traps throw, a
+ * revoked Proxy).
  */
 export function describeValue(value: unknown): string {
   if (typeof value === "string") return JSON.stringify(value);
   if (value === undefined) return "undefined";
   if (value === null) return "null";
-  if (typeof value === "object") return Array.isArray(value) ? "an array" : "an object";
+  if (typeof value === "object") {
+    try {
+      return Array.isArray(value) ? "an array" : "an object";
+    } catch {
+      // Array.isArray throws for a revoked Proxy, the one object it cannot look through.
+      return "an object";
+    }
+  }
   if (typeof value === "function") return "a function";
   if (typeof value === "symbol") return "a symbol";
   return `${typeof value} ${String(value)}`;

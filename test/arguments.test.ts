@@ -29,10 +29,14 @@ const hostile = new Proxy(
     },
   },
 );
+// Array.isArray throws for a revoked Proxy (found by the README audit: it escaped as a TypeError).
+const { proxy: revoked, revoke } = Proxy.revocable({}, {});
+revoke();
 const BAD: [string, unknown, string][] = [
   ["a BigInt", 10n, "bigint 10"],
   ["a circular object", circular, "an object"],
   ["a throwing Proxy", hostile, "an object"],
+  ["a revoked Proxy", revoked, "an object"],
   ["a symbol", Symbol("s"), "a symbol"],
   ["a number", 1, "number 1"],
 ];
@@ -73,6 +77,12 @@ describe.each(BAD)("%s", (_, value, shown) => {
       if (value === circular) expect(top).toBeUndefined();
       else if (value === hostile)
         expect(top).toEqual(new StartupError('preset option "workspace" cannot be read: trap'));
+      else if (value === revoked)
+        expect(top).toEqual(
+          new StartupError(
+            "preset option \"workspace\" cannot be read: Cannot perform 'get' on a proxy that has been revoked",
+          ),
+        );
       else expect(top).toEqual(new StartupError(`preset options must be an object, received ${shown}`));
       expect(thrown(() => preset({ workspace: value as string }))).toEqual(
         new StartupError(`preset option "workspace" must be a non-empty string, received ${shown}`),
