@@ -91,7 +91,7 @@ describe("catalog", () => {
     expect(run(["list", "--query", "x", ...EXAMPLE])).toEqual({
       code: 2,
       out: "",
-      err: "error: --query is not an option of list\nusage: agent-skills <command> [args] [options]   (agent-skills help [command])\nRun agent-skills help for the commands and options.\n",
+      err: "error: --query is not an option of list\nusage: agent-skills <command> [args] [options]   (agent-skills help [command])\n",
     });
   });
 

@@ -84,7 +84,7 @@ describe("validate", () => {
     expect(run(["validate", "--workspace", "no/such/dir"])).toEqual({
       code: 1,
       out: "",
-      err: 'error: option "workspace" "no/such/dir" does not exist\n',
+      err: 'error: invalid_option: option "workspace" "no/such/dir" does not exist\n',
     });
   });
 

@@ -7,7 +7,7 @@ import { createAgentSkills } from "../src/index.js";
 import { EXAMPLE, EXAMPLE_TABLE, REPO, run } from "./helpers/cli.js";
 import { skill, writeTree } from "./helpers/fixture.js";
 
-const usageTail = `${USAGE}\nRun agent-skills help for the commands and options.\n`;
+const usageTail = `${USAGE}\n`;
 const BROKEN = "examples/workspace/.clarvis/skills/broken/SKILL.md";
 const brokenWarning = `warning: invalid_skill: ${BROKEN}:4:1: invalid YAML: Missing closing "quote; skipped\n`;
 
@@ -253,7 +253,7 @@ describe("list", () => {
     expect(run(["list", "--workspace", "no/such/dir"])).toEqual({
       code: 1,
       out: "",
-      err: 'error: option "workspace" "no/such/dir" does not exist\n',
+      err: 'error: invalid_option: option "workspace" "no/such/dir" does not exist\n',
     });
   });
 });

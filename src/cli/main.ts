@@ -186,14 +186,20 @@ export function main(argv: readonly string[], io: CliIo): number | Promise<numbe
     return (COMMANDS[inv.command] as (typeof COMMANDS)[string]).run(inv, io);
   } catch (e) {
     if (e instanceof UsageError) {
-      const text = `${red("error")}: ${oneLine(e.message)}\n${USAGE}\nRun agent-skills help for the commands and options.\n`;
+      // The problem, then the usage line, which names `agent-skills help`.
+      const text = `${red("error")}: ${oneLine(e.message)}\n${USAGE}\n`;
       return fail("usage", e.message, 2, text);
     }
     if (e instanceof SkillError || e instanceof CliError) {
       return fail(e.code, e.message, 1, `${red("error")}: ${e.code}: ${showMessage(e.message, io.cwd)}\n`);
     }
     if (e instanceof StartupError) {
-      return fail("invalid_option", e.message, 1, `${red("error")}: ${showMessage(e.message, io.cwd)}\n`);
+      return fail(
+        "invalid_option",
+        e.message,
+        1,
+        `${red("error")}: invalid_option: ${showMessage(e.message, io.cwd)}\n`,
+      );
     }
     throw e;
   }
