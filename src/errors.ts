@@ -71,7 +71,11 @@ export class SkillError extends Error {
   }
 }
 
-/** The options given to {@link createAgentSkills} or {@link resolveConfig} cannot be used; the message names the option and the value. */
+/**
+ * Arguments or options that cannot be used, given to `createAgentSkills`, `createAgentSkillsAsync`,
+ * `resolveConfig`, `watch`, `validateSkills`, `setWarnSink`, `resolveAgainst` or a preset; the message
+ * names the option and the value.
+ */
 export class StartupError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(printable(message), options);

@@ -214,8 +214,9 @@ function indexOf(skills: readonly SkillInfo[]): SearchIndex {
 /**
  * Rank `skills` for a request, best first. Pure: no I/O, the same input gives the same output.
  * Field-weighted BM25 over name, description, the string values of metadata and, for entries that
- * carry a `body` (a `SkillContent`), the opening of its body; a skill named exactly as the query comes first;
- * matches below `floor` are dropped, so an unserved request gets `[]`.
+ * carry a `body` (a `SkillContent`), the opening of its body; a skill named exactly as the query comes first.
+ * When the best lexical match scores below the floor that applies (see {@link SearchOptions.floor}), the
+ * request is unserved and gets `[]`; otherwise matches are kept down to a quarter of that floor.
  * @throws {SkillError} `invalid_input` for a bad query, skills array or option.
  * @example
  * const top = searchSkills(skills.listSkills(), "turn these notes into slides", { limit: 5 });

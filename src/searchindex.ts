@@ -20,8 +20,9 @@ const K1 = 2;
 /** An alternative from the synonym table counts this much of the word typed. */
 const ALTERNATIVE = 0.8;
 /**
- * Metadata keys, at any depth, whose string values describe what a skill is for. An allowlist: the
- * rest of real frontmatter is commands, URLs, versions and environment names, which only add noise.
+ * Metadata keys whose string values describe what a skill is for, in metadata or up to four mappings
+ * below it (see metadataText). An allowlist: the rest of real frontmatter is commands, URLs, versions
+ * and environment names, which only add noise.
  */
 const PROSE_KEYS = new Set([
   "tags",

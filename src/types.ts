@@ -8,7 +8,7 @@ export type SkillScope = "user" | "workspace";
 
 /** One root as the caller gives it. */
 export interface SkillRootInput {
-  /** `~` and `~/x` expand against the home directory; a relative path resolves against the workspace; an absolute path is used as-is. */
+  /** `~` and `~/x` expand against the home directory; a relative path resolves against the workspace; an absolute path is only normalized (`/a/../b/` is `/b`). */
   path: string;
   /** Provenance label. @default "workspace" */
   scope?: SkillScope;
@@ -261,7 +261,8 @@ export interface WatchOptions {
   onChange?: (result: RefreshResult) => void;
   /**
    * Called with the error of a refresh that threw (strict mode; the last good snapshot stays), or with
-   * what `onChange` threw. Without it, a `SkillError` goes to the warn sink under its code.
+   * what `onChange` threw. Without it, a `SkillError` coded `invalid_skill` or `duplicate_skill` goes to
+   * the warn sink under that code; anything else is thrown again outside the watcher.
    */
   onError?: (error: unknown) => void;
   /** Quiet time after the last event before a refresh runs; a longer burst refreshes at most every ten of these. @default 100 */

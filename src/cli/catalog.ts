@@ -76,8 +76,9 @@ function rootLines(reports: readonly RootReport[], io: CliIo): string[] {
 }
 
 /**
- * When `list`, `show` or `explain` finds nothing, the user's next question is where it looked: say it
- * on stderr when no root exists or no skill was found.
+ * When `list` or `catalog` finds nothing, or `show`, `resource` or `explain` is given a name it does not
+ * know, the user's next question is where it looked: say it on stderr when no root exists or no skill
+ * was found.
  */
 export function noteSearched(skills: AgentSkills, io: CliIo): void {
   // A skill found means a root exists: nothing to say, and no need to count every root's skills.

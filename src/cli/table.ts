@@ -18,7 +18,11 @@ export interface Command extends CommandDoc {
   readonly run: (inv: Invocation, io: CliIo) => number | Promise<number>;
 }
 
-/** The long names of the options only some commands take; every other option applies to all. */
+/**
+ * The long names of the options only some commands take, checked against each command's option list;
+ * `--limit` (search) and `--watch` (list) are checked on their own in main.ts. Every other option
+ * applies to all.
+ */
 export const COMMAND_OPTIONS = ["format", "budget", "query", "recursive", "target", "wide"] as const;
 
 const EX = "--workspace examples/workspace --home examples/home";
