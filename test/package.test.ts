@@ -178,8 +178,10 @@ describe("the tarball", () => {
   });
 
   // The command line carries its own copy of yaml since it became one module (it starts faster: build.mjs).
-  test("stays small: under 250 kB packed", () => {
-    expect(packed.size).toBeLessThan(250_000);
+  // 275 kB since the README (always in the tarball) passed 130 kB; what this guards against is a stray
+  // folder (fixtures, the corpus, reports), which would add megabytes.
+  test("stays small: under 275 kB packed", () => {
+    expect(packed.size).toBeLessThan(275_000);
   });
 });
 
