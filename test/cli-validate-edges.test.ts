@@ -74,6 +74,10 @@ describe("validate: options passed on", () => {
   test("with --root, a --workspace that does not exist still fails", () => {
     expect(
       run(["validate", "--root", "examples/workspace/.clarvis/skills", "--workspace", "no/such/dir"]),
-    ).toEqual({ code: 1, out: "", err: 'error: invalid_option: option "workspace" "no/such/dir" does not exist\n' });
+    ).toEqual({
+      code: 1,
+      out: "",
+      err: 'error: invalid_option: option "workspace" "no/such/dir" does not exist\n',
+    });
   });
 });
