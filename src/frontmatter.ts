@@ -48,8 +48,11 @@ function aliasCount(text: string): number {
   return n;
 }
 
+/** A document as the `yaml` package parses it. */
+type YamlDocument = ReturnType<ReturnType<typeof yaml>["parseDocument"]>;
+
 /** Whether the composed document, aliases expanded, weighs more than `limit`; a cycle of aliases does. */
-function expansionExceeds(doc: ReturnType<ReturnType<typeof yaml>["parseDocument"]>, limit: number): boolean {
+function expansionExceeds(doc: YamlDocument, limit: number): boolean {
   const y = yaml();
   const memo = new Map<unknown, number>();
   // Alias.resolve walks the whole document each time (42 % of a parse at the limits); with every anchor
@@ -109,13 +112,16 @@ const TOO_DEEP: ParsedFrontmatter = {
   message: `frontmatter nests deeper than ${MAX_DEPTH} levels`,
 };
 
-/** Whether the parsed tree nests collections deeper than `limit`, keys included (they nest in the parser too). */
-function treeExceeds(root: unknown, limit: number): boolean {
+/**
+ * Whether the parsed tree nests collections deeper than `limit`, keys included (they nest in the parser
+ * too), counting only collections that start before offset `before`.
+ */
+function treeExceeds(root: unknown, limit: number, before = Number.POSITIVE_INFINITY): boolean {
   const y = yaml();
   const stack: [unknown, number][] = [[root, 1]];
   for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
     const [node, depth] = item;
-    if (!y.isCollection(node)) continue;
+    if (!y.isCollection(node) || (node.range?.[0] ?? 0) >= before) continue;
     if (depth > limit) return true;
     for (const child of node.items) {
       if (y.isPair(child)) stack.push([child.key, depth + 1], [child.value, depth + 1]);
@@ -123,6 +129,32 @@ function treeExceeds(root: unknown, limit: number): boolean {
     }
   }
   return false;
+}
+
+/** The 1-based line and column of offset `at` in `text`, as `yaml` counts them (a line ends at "\n"). */
+function located(text: string, at: number): { line: number; column: number } {
+  let line = 1;
+  for (let i = text.indexOf("\n"); i !== -1 && i < at; i = text.indexOf("\n", i + 1)) line++;
+  return { line, column: at - text.lastIndexOf("\n", at - 1) };
+}
+
+/** The first alias (in document order) whose anchor is not set before it: `toJS` would throw for it. */
+function unresolvedAlias(doc: YamlDocument): { source: string; at: number } | undefined {
+  const y = yaml();
+  const anchors = new Set<string>();
+  let found: { source: string; at: number } | undefined;
+  y.visit(doc, {
+    Node(_, node) {
+      if (!y.isAlias(node)) {
+        if (node.anchor !== undefined) anchors.add(node.anchor);
+      } else if (!anchors.has(node.source)) {
+        found = { source: node.source, at: node.range?.[0] ?? 0 };
+        return y.visit.BREAK;
+      }
+      return undefined;
+    },
+  });
+  return found;
 }
 
 function parseYaml(text: string): ParsedFrontmatter {
@@ -139,22 +171,30 @@ function parseYaml(text: string): ParsedFrontmatter {
     // or bytes; metadata is JSON data, so such a value stays the plain string, list or mapping written.
     const doc = yaml().parseDocument(text, {
       uniqueKeys: true,
-      prettyErrors: true,
+      // Not pretty: yaml would build a message with context for every error (one a token in `a: }}}…`,
+      // 85 ms at the length limit against 30), and only the first is reported, located below.
+      prettyErrors: false,
       logLevel: "error",
       resolveKnownTags: false,
     });
-    // The yaml package reports a stack overflow while building nested collections as RESOURCE_EXHAUSTION.
-    if (doc.errors.some((e) => e.code === "RESOURCE_EXHAUSTION") || treeExceeds(doc.contents, MAX_DEPTH)) {
+    // The earliest problem in the text decides. The yaml package reports a stack overflow while building
+    // nested collections as RESOURCE_EXHAUSTION, after the errors met before it; and nesting counts only
+    // up to the first error, as yaml's recovery after one nests lines the text does not (33 flat lines
+    // of `k: a: b` became 68 levels). So an error before deep nesting wins whatever the caller's stack.
+    let err: (typeof doc.errors)[number] | undefined;
+    for (const e of doc.errors) if (err === undefined || e.pos[0] < err.pos[0]) err = e;
+    if (err?.code === "RESOURCE_EXHAUSTION" || treeExceeds(doc.contents, MAX_DEPTH, err?.pos[0])) {
       return TOO_DEEP;
     }
-    const err = doc.errors[0];
     if (err !== undefined) {
-      const pos = err.linePos?.[0];
-      const first = (err.message.split("\n")[0] as string).replace(/ at line \d+, column \d+:?$/, "");
+      const first = err.message.split("\n")[0] as string;
       const message = `invalid YAML: ${first.includes("call stack") ? "nesting too deep" : first}`;
-      return pos === undefined
-        ? { ok: false, message }
-        : { ok: false, message, line: pos.line, column: pos.col };
+      return { ok: false, message, ...located(text, err.pos[0]) };
+    }
+    const unresolved = aliases > 0 ? unresolvedAlias(doc) : undefined;
+    if (unresolved !== undefined) {
+      const message = `invalid YAML: Unresolved alias (the anchor must be set before the alias): ${unresolved.source}`;
+      return { ok: false, message, ...located(text, unresolved.at) };
     }
     if (aliases > 0 && expansionExceeds(doc, MAX_EXPANDED_WEIGHT)) {
       return {

@@ -135,6 +135,64 @@ describe("depth bound", () => {
   });
 });
 
+describe("nesting is judged on what precedes the first YAML error (audit D, finding 1)", () => {
+  // yaml's recovery nests each later `k: a: b` line inside the one before: 33 flat lines became 68 levels.
+  const flat = `name: x\ndescription: "has a\ttab"\n${Array.from({ length: 33 }, (_, i) => `k${i}: Note: see: here`).join("\n")}\n`;
+
+  test("a flat frontmatter with errors gets its first located error, not 'too deep'", () => {
+    expect(parseFrontmatter(flat, false)).toEqual({
+      ok: false,
+      message: "invalid YAML: Nested mappings are not allowed in compact mappings",
+      line: 3,
+      column: 5,
+    });
+  });
+
+  test("so the lenient repair can load it", () => {
+    const parsed = parseFrontmatter(flat, true);
+    expect(parsed.ok && parsed.repaired).toBe(true);
+    expect(parsed.ok && parsed.data.k32).toBe("Note: see: here");
+  });
+
+  test("nesting deeper than the limit before the first error is still too deep", () => {
+    expect(parseFrontmatter(`a: ${nest(70, "1")}\nb: c: d`, false)).toEqual(TOO_DEEP);
+  });
+
+  test("an error before nesting that exhausts the parser's stack: the error, located, whatever the stack", () => {
+    const text = `a: b: c\nz: ${"[".repeat(MAX_YAML_LENGTH - 20)}`;
+    const expected = {
+      ok: false,
+      message: "invalid YAML: Nested mappings are not allowed in compact mappings",
+      line: 1,
+      column: 4,
+    };
+    expect(parseFrontmatter(text, false)).toEqual(expected);
+    // From deep in the stack too, where the parser runs out of it sooner.
+    const deep = (n: number): unknown => (n === 0 ? parseFrontmatter(text, false) : deep(n - 1));
+    expect(deep(5000)).toEqual(expected);
+  });
+});
+
+describe("an alias without its anchor (audit C, finding 4)", () => {
+  test("is located at the alias", () => {
+    expect(parseFrontmatter("a: 1\nk: *nope\n", false)).toEqual({
+      ok: false,
+      message: "invalid YAML: Unresolved alias (the anchor must be set before the alias): nope",
+      line: 2,
+      column: 4,
+    });
+  });
+
+  test("an alias before its anchor is unresolved too, and located", () => {
+    expect(parseFrontmatter("a: *x\nb: &x 1\n", false)).toEqual({
+      ok: false,
+      message: "invalid YAML: Unresolved alias (the anchor must be set before the alias): x",
+      line: 1,
+      column: 4,
+    });
+  });
+});
+
 describe("repairYaml", () => {
   test("trailing blanks of the value are cut: spaces, tabs, both", () => {
     expect(repairYaml("description: Use when: x   ")).toBe('description: "Use when: x"');
