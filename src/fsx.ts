@@ -290,10 +290,12 @@ function inPool<T>(start: (done: Callback<T>) => void): Promise<T> {
 }
 
 /**
- * Carry out one fs op without blocking: in the thread pool what can wait on the disk; a manifest's
- * checks and reads in place, within the turn's budget (a `turn` is the driver's own: see {@link runAsync}).
+ * Carry out one fs op without blocking, in the thread pool (a `turn` and a manifest's read are the
+ * driver's own: see {@link runAsync}).
  */
-async function runOpAsync(op: Exclude<FsOp, { op: "turn" }>): Promise<FsResult[keyof FsResult]> {
+async function runOpAsync(
+  op: Exclude<FsOp, { op: "turn" | "readManifest" }>,
+): Promise<FsResult[keyof FsResult]> {
   fault(op.op === "names" ? "readdir" : op.op, op.path);
   switch (op.op) {
     case "readdir":
@@ -308,19 +310,20 @@ async function runOpAsync(op: Exclude<FsOp, { op: "turn" }>): Promise<FsResult[k
       return toStat(await inPool<fs.Stats>((done) => fs.stat(op.path, done)));
     case "realpath":
       return await inPool<string>((done) => fs.realpath.native(op.path, done));
-    case "readManifest": {
-      // The open resolves the path, which can wait on the disk: in the thread pool, unless the
-      // directory was just listed. Then the name is looked up in blocks just read, and only the
-      // file's inode may still wait on a cold disk, as its data always could for the read in place:
-      // one round trip a skill instead of two (or five). The rest runs within the turn's budget,
-      // like a parse: many listings or opens can complete together.
-      const fd = op.listed
-        ? undefined
-        : await inPool<number>((done) => fs.open(op.path, manifestFlags(op.noFollow), done));
-      while (spent()) await waitTurn();
-      return readOpened(fd ?? fs.openSync(op.path, manifestFlags(op.noFollow)));
-    }
   }
+}
+
+/**
+ * A manifest's open: it resolves the path, which can wait on the disk, so it runs in the thread pool,
+ * unless the directory was just listed (`undefined`: open in place). Then the name is looked up in
+ * blocks just read, and only the file's inode may still wait on a cold disk, as its data always could
+ * for the read in place: one round trip a skill instead of two (or five).
+ */
+function openInPool(op: Extract<FsOp, { op: "readManifest" }>): Promise<number> | undefined {
+  fault(op.op, op.path);
+  return op.listed
+    ? undefined
+    : inPool<number>((done) => fs.open(op.path, manifestFlags(op.noFollow), done));
 }
 
 /** Drive a task to completion synchronously. */
@@ -363,7 +366,16 @@ export async function runAsync<T>(task: FsTask<T>): Promise<T> {
     let result: FsResult[keyof FsResult];
     read = false;
     try {
-      result = await runOpAsync(op);
+      if (op.op === "readManifest") {
+        const opening = openInPool(op);
+        const fd = opening === undefined ? undefined : await opening;
+        // The checks and the read run within the turn's budget, like a parse, and from this check on
+        // nothing awaits until the read's parse (the next `turn`) is done. Checked in a function that
+        // then returned (an await), every task woken by one turn passed the check before any parsed:
+        // 32 slow parses in one stretch.
+        while (spent()) await waitTurn();
+        result = readOpened(fd ?? fs.openSync(op.path, manifestFlags(op.noFollow)));
+      } else result = await runOpAsync(op);
     } catch (e) {
       step = task.throw(e);
       continue;
