@@ -321,9 +321,7 @@ async function runOpAsync(
  */
 function openInPool(op: Extract<FsOp, { op: "readManifest" }>): Promise<number> | undefined {
   fault(op.op, op.path);
-  return op.listed
-    ? undefined
-    : inPool<number>((done) => fs.open(op.path, manifestFlags(op.noFollow), done));
+  return op.listed ? undefined : inPool<number>((done) => fs.open(op.path, manifestFlags(op.noFollow), done));
 }
 
 /** Drive a task to completion synchronously. */
