@@ -160,17 +160,32 @@ export function words(text: string): string[] {
  */
 const RUN = /[A-Za-z0-9\u0080-\uffff]+/g;
 
+/** How many runs the memo holds before it starts over. */
+export const MEMO_RUNS = 200_000;
+/** Longer runs (hashes, base64, a body's one long "word") are not memoised: they are rarely met again. */
+const MEMO_RUN_LENGTH = 48;
+
 const runTerms = new Map<string, readonly string[]>();
 
-/** The terms of one run: folded, split, stopwords out, stemmed; memoised, as a catalog repeats its words thousands of times. */
+/** Test seam: how many runs the memo holds. Not exported from the package. */
+export const memoSize = (): number => runTerms.size;
+
+/**
+ * The terms of one run: folded, split, stopwords out, stemmed; memoised, as a catalog repeats its words
+ * thousands of times. The memo is module-wide and outlives instances, so it is bounded in bytes, not
+ * only in entries: runs of at most MEMO_RUN_LENGTH characters, and it starts over once full (a 256 KiB
+ * run in each of 200 searches kept 50-200 MiB of heap for good).
+ */
 function termsOf(run: string): readonly string[] {
   let out = runTerms.get(run);
   if (out === undefined) {
     out = words(run)
       .filter((w) => w.length >= 2 && !STOPWORDS.has(w))
       .map(stem);
-    // Bounded so a long-lived process indexing ever-new text cannot grow it without end.
-    if (runTerms.size < 200_000) runTerms.set(run, out);
+    if (run.length <= MEMO_RUN_LENGTH) {
+      if (runTerms.size >= MEMO_RUNS) runTerms.clear();
+      runTerms.set(run, out);
+    }
   }
   return out;
 }

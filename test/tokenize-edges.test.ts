@@ -3,7 +3,7 @@
 // just past its length limit, stopwords and short words, and the concepts of a query.
 import { describe, expect, test } from "vitest";
 import { createAgentSkills } from "../src/index.js";
-import { fold, nameKey, queryConcepts, stem, terms, words } from "../src/tokenize.js";
+import { fold, MEMO_RUNS, memoSize, nameKey, queryConcepts, stem, terms, words } from "../src/tokenize.js";
 import { skill, writeTree } from "./helpers/fixture.js";
 
 describe("fold", () => {
@@ -113,6 +113,26 @@ describe("words, terms, nameKey", () => {
 
   test("nameKey joins the folded words with one hyphen", () => {
     expect(nameKey("PDF  Tools_v2")).toBe("pdf-tools-v2");
+  });
+});
+
+describe("the memo of runs' terms stays bounded in bytes (audit D, finding 4)", () => {
+  test("a run longer than a word is not kept: a 256 KiB run grew the heap by that much, for good", () => {
+    const before = memoSize();
+    expect(terms(`${"a".repeat(49)} ${"b".repeat(256 * 1024)}`)).toEqual([
+      "a".repeat(49),
+      "b".repeat(256 * 1024),
+    ]);
+    expect(memoSize()).toBe(before);
+    expect(terms(`zq${"a".repeat(46)}`)).toEqual([`zq${"a".repeat(46)}`]);
+    expect(memoSize()).toBe(before + 1);
+  });
+
+  test("a full memo starts over instead of keeping what it holds for ever", () => {
+    for (let i = memoSize(); i < MEMO_RUNS; i++) terms(`memo${i}`);
+    expect(memoSize()).toBe(MEMO_RUNS);
+    expect(terms("zzfull")).toEqual(["zzfull"]);
+    expect(memoSize()).toBe(1);
   });
 });
 
