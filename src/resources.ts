@@ -69,6 +69,27 @@ export function listResources(
     stopped = true;
     return false;
   };
+  let counted = 0;
+  /**
+   * Count one more file entry, listed or skipped with a warning; false, with the warning, past the limit.
+   * Skipped ones count too: 60,000 dangling links gave 60,000 warnings on every call.
+   */
+  const room = (): boolean => {
+    if (++counted <= MAX_RESOURCES) return true;
+    note(
+      "resource_limit",
+      `${skill.dir} has more than ${MAX_RESOURCES} files; listing stopped there`,
+      skill.dir,
+    );
+    stopped = true;
+    return false;
+  };
+  /** Skip `shown` with a warning, if there is room for one more entry; false once past the limit. */
+  const skip = (message: string, shown: string): boolean => {
+    if (!room()) return false;
+    note("resource_skipped", message, shown);
+    return true;
+  };
   const walk = (dir: string, rel: string, depth: number): void => {
     let entries: ReturnType<typeof readdirSync>;
     try {
@@ -86,12 +107,9 @@ export function listResources(
       const shown = path.join(skill.dir, relPath);
       if (entry.name.includes("\\")) {
         // resourcePath reads a backslash as a separator, so this name could be listed but never served.
-        note(
-          "resource_skipped",
-          `${shown} has a backslash in its name, which resource paths cannot name; not listed`,
-          shown,
-        );
-        continue;
+        if (skip(`${shown} has a backslash in its name, which resource paths cannot name; not listed`, shown))
+          continue;
+        return;
       }
       let type = entry.type;
       let target = abs;
@@ -101,20 +119,13 @@ export function listResources(
         try {
           real = realpathSync(abs);
         } catch (e) {
-          note(
-            "resource_skipped",
-            `symlink ${shown} points to nothing usable (${fsCode(e)}); not listed`,
-            shown,
-          );
-          continue;
+          if (skip(`symlink ${shown} points to nothing usable (${fsCode(e)}); not listed`, shown)) continue;
+          return;
         }
         if (!inside(real, base)) {
-          note(
-            "resource_skipped",
-            `symlink ${shown} points outside the skill directory, to ${real}; not listed`,
-            shown,
-          );
-          continue;
+          if (skip(`symlink ${shown} points outside the skill directory, to ${real}; not listed`, shown))
+            continue;
+          return;
         }
         let st: ReturnType<typeof statSync>;
         let why = "does not exist";
@@ -124,8 +135,8 @@ export function listResources(
           why = `cannot be read (${fsCode(e)})`;
         }
         if (st === undefined) {
-          note("resource_skipped", `symlink ${shown}: its target ${real} ${why}; not listed`, shown);
-          continue;
+          if (skip(`symlink ${shown}: its target ${real} ${why}; not listed`, shown)) continue;
+          return;
         }
         type = st.isDirectory() ? "dir" : st.isFile() ? "file" : "other";
         // Below a linked directory, fs calls go through its real path, so every walked path is real (only
@@ -134,15 +145,7 @@ export function listResources(
       }
       if (type === "file") {
         if (rel === "" && entry.name === manifestName) continue;
-        if (files.length === MAX_RESOURCES) {
-          note(
-            "resource_limit",
-            `${skill.dir} has more than ${MAX_RESOURCES} files; listing stopped there`,
-            skill.dir,
-          );
-          stopped = true;
-          return;
-        }
+        if (!room()) return;
         files.push(relPath);
       } else if (type === "dir") {
         if (!reach()) return;

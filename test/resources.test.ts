@@ -198,6 +198,26 @@ describe("resource enumeration", () => {
     expect(seen[0]?.message).toBe(`${path.join(root, "s")} has more than 10000 files; listing stopped there`);
   });
 
+  test("entries skipped with a warning count toward the 10,000 too (audit D, finding 6)", () => {
+    // 10,005 dangling symlinks and backslash names: each warned and none counted, so the listing (and
+    // its warnings) never stopped: 60,000 entries gave 60,000 warnings on every loadSkill.
+    const root = writeTree({ "s/SKILL.md": skill("s"), "s/zz.txt": "z" });
+    const dir = path.join(root, "s", "many");
+    fs.mkdirSync(dir);
+    for (let i = 0; i < 10_005; i++) {
+      const name = `f${String(i).padStart(5, "0")}`;
+      if (i % 2 === 0) fs.symlinkSync("nowhere", path.join(dir, name));
+      else fs.writeFileSync(path.join(dir, `${name}\\x`), "");
+    }
+    const s = createAgentSkills({ roots: [{ path: root }], onWarning: () => {} });
+    const loaded = s.loadSkill("s");
+    expect(loaded?.resources).toEqual([]);
+    const codes = loaded?.warnings.map((w) => w.code) ?? [];
+    expect(codes.filter((c) => c === "resource_skipped")).toHaveLength(10_000);
+    expect(codes.at(-1)).toBe("resource_limit");
+    expect(codes).toHaveLength(10_001);
+  });
+
   test("does not descend below 32 levels, with resource_limit", () => {
     const deep = Array.from({ length: 34 }, (_, i) => `d${i}`).join("/");
     const root = writeTree({ "s/SKILL.md": skill("s"), [`s/${deep}/f.txt`]: "f", "s/d0/top.txt": "t" });
