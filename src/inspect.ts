@@ -38,15 +38,15 @@ export function child(dir: string, name: string): string {
 /** The manifest size limit as messages say it, from the constant itself. */
 const LIMIT = `${MAX_MANIFEST_BYTES / (1024 * 1024)} MiB`;
 
-/** A scan item that is only a warning. */
+/** A scan item that is only a warning, after those of `before` (a directory's listing). */
 export const warn = (
   code: Parameters<typeof warning>[0],
   message: string,
   p?: string,
-  skill?: string,
+  before: readonly SkillWarning[] = [],
 ): ScanItem => ({
   kind: "warning",
-  warning: warning(code, message, p, skill),
+  warnings: [...before, warning(code, message, p)],
 });
 
 const NONE: readonly SkillWarning[] = Object.freeze([]);
@@ -182,13 +182,20 @@ export function* inspect(
         fsCode(e2);
         symlink = false;
       }
+      // The listing's own warning (several manifests) stays: it tells of the one that was not chosen.
       return symlink
         ? warn(
             "dangling_symlink",
             `manifest symlink ${file} points to nothing usable (${code}); skipped`,
             file,
+            listing.warnings,
           )
-        : warn("unreadable", `manifest ${file} vanished during the scan (${code}); skipped`, file);
+        : warn(
+            "unreadable",
+            `manifest ${file} vanished during the scan (${code}); skipped`,
+            file,
+            listing.warnings,
+          );
     }
     outcome = { ok: false, problem: "file", message: `cannot be read (${code})` };
   }

@@ -118,7 +118,7 @@ export function* mergeSteps(
     for (const item of items) {
       if (++done % STEP_ITEMS === 0) yield;
       if (item.kind === "warning") {
-        warnings.push(item.warning);
+        for (const w of item.warnings) warnings.push(w);
         continue;
       }
       for (const w of item.warnings) warnings.push(w);

@@ -25,7 +25,7 @@ export interface Candidate {
 }
 
 /** One root's findings in sorted directory order: candidates, and warnings where they arose. */
-export type ScanItem = Candidate | { readonly kind: "warning"; readonly warning: SkillWarning };
+export type ScanItem = Candidate | { readonly kind: "warning"; readonly warnings: readonly SkillWarning[] };
 
 /** The entry of a skill directory taken as its manifest, and the warning when there were several. */
 export interface Listing {

@@ -184,7 +184,7 @@ function checkRoot(check: Check, root: SkillRoot, reportEmpty: boolean): Draft[]
   const items = scanSync(one).roots.flat();
   const out: Draft[] = [];
   for (const item of items) {
-    if (item.kind === "warning") out.push(fromWarning(item.warning));
+    if (item.kind === "warning") for (const w of item.warnings) out.push(fromWarning(w));
     else {
       checked.add(item.path);
       append(out, candidateFindings(item, check));
@@ -209,7 +209,7 @@ function checkSkill(check: Check, dir: string): Draft[] {
   const item = inspectSync(check.config, dir);
   if (item === undefined) return [draft("not-a-skill", dir, "holds no SKILL.md; skipped")];
   for (const w of merge(check.config, [[item]]).warnings) check.seen.push(w);
-  if (item.kind === "warning") return [fromWarning(item.warning)];
+  if (item.kind === "warning") return item.warnings.map(fromWarning);
   check.checked.add(item.path);
   return candidateFindings(item, check);
 }

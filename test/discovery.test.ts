@@ -97,6 +97,22 @@ describe("candidates and manifests", () => {
     ]);
   });
 
+  test("a dangling SKILL.md beside another manifest: both warnings (audit C, finding 7: the first was lost)", () => {
+    const root = writeTree({ "a/SKILL.md": { symlink: "nowhere" }, "a/skill.md": skill("a") });
+    const s = load([root]);
+    expect(names(s)).toEqual([]);
+    expect(s.warnings.map((w) => [w.code, w.message])).toEqual([
+      [
+        "multiple_manifests",
+        `${path.join(root, "a")} has several manifests (SKILL.md, skill.md); using SKILL.md`,
+      ],
+      [
+        "dangling_symlink",
+        `manifest symlink ${path.join(root, "a", "SKILL.md")} points to nothing usable (ENOENT); skipped`,
+      ],
+    ]);
+  });
+
   test("several manifests without SKILL.md: the first in code-unit order", () => {
     const root = writeTree({ "a/skill.md": skill("lower"), "a/Skill.md": skill("mixed") });
     const s = load([root]);

@@ -156,11 +156,13 @@ describe("the manifest chosen", () => {
     const file = path.join(dir, "SKILL.md");
     expect(scan(dir, { follow: true }).item).toEqual({
       kind: "warning",
-      warning: {
-        code: "dangling_symlink",
-        message: `manifest symlink ${file} points to nothing usable (ENOENT); skipped`,
-        path: file,
-      },
+      warnings: [
+        {
+          code: "dangling_symlink",
+          message: `manifest symlink ${file} points to nothing usable (ENOENT); skipped`,
+          path: file,
+        },
+      ],
     });
   });
 
@@ -176,11 +178,13 @@ describe("the manifest chosen", () => {
     );
     expect(item).toEqual({
       kind: "warning",
-      warning: {
-        code: "unreadable",
-        message: `manifest ${file} vanished during the scan (ENOENT); skipped`,
-        path: file,
-      },
+      warnings: [
+        {
+          code: "unreadable",
+          message: `manifest ${file} vanished during the scan (ENOENT); skipped`,
+          path: file,
+        },
+      ],
     });
     expect(calls).toEqual([
       ["readdir", dir],
@@ -254,11 +258,13 @@ describe("what a read gives", () => {
     });
     expect(scan(dir).item).toEqual({
       kind: "warning",
-      warning: {
-        code: "unreadable",
-        message: `manifest ${file} vanished during the scan (ENOENT); skipped`,
-        path: file,
-      },
+      warnings: [
+        {
+          code: "unreadable",
+          message: `manifest ${file} vanished during the scan (ENOENT); skipped`,
+          path: file,
+        },
+      ],
     });
   });
 
@@ -305,11 +311,13 @@ describe("the memo and the next scan", () => {
     const second = scan(dir, { previous: first.next });
     expect(second.item).toEqual({
       kind: "warning",
-      warning: {
-        code: "unreadable",
-        message: `skill directory ${dir} cannot be read (EACCES); skipped`,
-        path: dir,
-      },
+      warnings: [
+        {
+          code: "unreadable",
+          message: `skill directory ${dir} cannot be read (EACCES); skipped`,
+          path: dir,
+        },
+      ],
     });
     expect(second.memo).toBeUndefined();
   });

@@ -15,7 +15,7 @@ function rootWithWarnings(n: number) {
   expect(scanned.map((i) => i.kind)).toEqual(["candidate"]);
   const warnings: ScanItem[] = Array.from({ length: n }, (_, i) => ({
     kind: "warning",
-    warning: warning("unreadable", `w${i}`, root),
+    warnings: [warning("unreadable", `w${i}`, root)],
   }));
   return { config, roots: [[...warnings, ...scanned]] };
 }

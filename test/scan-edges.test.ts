@@ -24,7 +24,7 @@ const configOf = (root: string, followSymlinks = true) =>
 function shown(items: readonly ScanItem[]): string[] {
   return items.map((i) =>
     i.kind === "warning"
-      ? `${i.warning.code}: ${i.warning.message}`
+      ? i.warnings.map((w) => `${w.code}: ${w.message}`).join("\n")
       : i.outcome.ok
         ? `${i.outcome.fields.name}: ${i.outcome.fields.description}`
         : `${i.dirName}: invalid`,
@@ -97,7 +97,7 @@ describe("faults of a root and its entries", () => {
       `unreadable: root ${root} cannot be resolved (EACCES); its skill directories are resolved one by one`,
       "a: The a skill.",
     ]);
-    expect(items[0]?.kind === "warning" && items[0].warning.path).toBe(root);
+    expect(items[0]?.kind === "warning" && items[0].warnings[0]?.path).toBe(root);
     expect(items[1]?.kind === "candidate" && items[1].real).toBe(path.join(root, "a"));
   });
 
@@ -109,7 +109,7 @@ describe("faults of a root and its entries", () => {
       `unreadable: root ${root} cannot be checked for changes (EACCES); listed again`,
       "a: The a skill.",
     ]);
-    expect(items[0]?.kind === "warning" && items[0].warning.path).toBe(root);
+    expect(items[0]?.kind === "warning" && items[0].warnings[0]?.path).toBe(root);
   });
 
   test("a symlinked entry that cannot be followed for another reason than absence: unreadable, skipped", () => {
@@ -121,7 +121,7 @@ describe("faults of a root and its entries", () => {
       "a: The a skill.",
       `unreadable: symlink ${link} cannot be followed (EACCES); skipped`,
     ]);
-    expect(items[1]?.kind === "warning" && items[1].warning.path).toBe(link);
+    expect(items[1]?.kind === "warning" && items[1].warnings[0]?.path).toBe(link);
   });
 });
 
