@@ -244,17 +244,22 @@ export function repairYaml(text: string): string | undefined {
   for (let i = 0; i < lines.length; i++) {
     const m = TOP_LEVEL_PLAIN.exec((lines[i] as string).replace(/\r$/, ""));
     if (m === null) continue;
-    const value = trimBlanks(m[3] as string);
+    const written = trimBlanks(m[3] as string);
+    // A comment (`#` after a blank) ends a plain value, as in YAML: it stays a comment, after the
+    // quotes, and no continuation line follows it.
+    const hash = written.search(/[ \t]#/);
+    const value = hash === -1 ? written : trimBlanks(written.slice(0, hash));
+    const comment = hash === -1 ? "" : written.slice(hash);
     // An empty value never matches NEEDS_QUOTES.
     if (/^["'|>]/.test(value) || !NEEDS_QUOTES.test(value)) continue;
     let last = i;
     // Past the last line, `?? ""` fails the test and stops the loop.
-    while (/^[ \t]+\S/.test(lines[last + 1] ?? "")) last++;
+    if (hash === -1) while (/^[ \t]+\S/.test(lines[last + 1] ?? "")) last++;
     const cr = (lines[last] as string).endsWith("\r") ? "\r" : "";
     const quoteSafe = (s: string) => s.replace(/\r$/, "").replace(/\\/g, "\\\\").replace(/"/g, '\\"');
     for (let j = i + 1; j <= last; j++) lines[j] = quoteSafe(lines[j] as string);
     lines[i] = `${m[1]}${m[2]}"${quoteSafe(value)}`;
-    lines[last] = `${lines[last]}"${cr}`;
+    lines[last] = `${lines[last]}"${comment}${cr}`;
     if (last !== i) lines[i] += cr;
     changed = true;
     i = last;

@@ -211,6 +211,18 @@ describe("repairYaml", () => {
     expect(repairYaml("description: Use when: a\r\nname: x")).toBe('description: "Use when: a"\r\nname: x');
   });
 
+  test("a comment ends the value, as in YAML, and stays a comment after the quotes (audit C, finding 8)", () => {
+    const text = "description: Use when: the user asks # TODO tighten\r\n  not a continuation";
+    expect(repairYaml(text)).toBe('description: "Use when: the user asks" # TODO tighten\r\n  not a continuation');
+    expect(repairYaml("description: Use when: x\t# note")).toBe('description: "Use when: x"\t# note');
+    const parsed = parseFrontmatter("name: a\ndescription: Use when: the user asks # TODO", true);
+    expect(parsed.ok && parsed.data.description).toBe("Use when: the user asks");
+    // A `#` that follows no blank is text.
+    expect(repairYaml("description: Use when: C# code")).toBe('description: "Use when: C# code"');
+    // A value whose `: ` is only in the comment needs no quotes.
+    expect(repairYaml("description: plain # see: this")).toBeUndefined();
+  });
+
   test("quoted values are left alone though they hold ': '", () => {
     expect(repairYaml("description: 'a: b'\nname: \"c: d\"")).toBeUndefined();
   });
