@@ -213,7 +213,9 @@ describe("repairYaml", () => {
 
   test("a comment ends the value, as in YAML, and stays a comment after the quotes (audit C, finding 8)", () => {
     const text = "description: Use when: the user asks # TODO tighten\r\n  not a continuation";
-    expect(repairYaml(text)).toBe('description: "Use when: the user asks" # TODO tighten\r\n  not a continuation');
+    expect(repairYaml(text)).toBe(
+      'description: "Use when: the user asks" # TODO tighten\r\n  not a continuation',
+    );
     expect(repairYaml("description: Use when: x\t# note")).toBe('description: "Use when: x"\t# note');
     const parsed = parseFrontmatter("name: a\ndescription: Use when: the user asks # TODO", true);
     expect(parsed.ok && parsed.data.description).toBe("Use when: the user asks");
