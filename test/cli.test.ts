@@ -282,6 +282,19 @@ describe("text from skills is stripped of terminal control characters", () => {
     for (const r of [list, show, explain]) expect(r.out + r.err).not.toMatch(CONTROL);
   });
 
+  test("bidirectional embedding, override and isolate controls too (audit C, finding 6)", () => {
+    // U+202E (right-to-left override) and U+2066-U+2069 make text display in another order than it
+    // reads ("Trojan Source"); the library's messages already escape them.
+    const root = writeTree({
+      "evil/SKILL.md": `---\nname: evil\ndescription: "a\\u202Eb\\u2066c\\u2069d\\u202Ae"\n---\nx\u202Ey\u2067z\n`,
+    });
+    expect(run(["list", "--root", root]).out).toContain("evil  workspace  -       abcde\n");
+    expect(run(["show", "evil", "--root", root]).out).toBe("xyz\n");
+    const { out } = run(["list", "--json", "--root", root]);
+    expect(out).toContain('"a\\u202eb\\u2066c\\u2069d\\u202ae"');
+    expect(JSON.parse(out)[0].description).toBe("a\u202Eb\u2066c\u2069d\u202Ae");
+  });
+
   test("--json keeps the text exact but escapes every control character", () => {
     const root = writeTree({
       "evil/SKILL.md": `---\nname: evil\ndescription: "a\\e[2Jb\\x9bc\\x7fd"\n---\nx\n`,

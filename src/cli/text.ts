@@ -6,13 +6,14 @@ import * as path from "node:path";
 const STRING_SEQUENCE = /\x1b[\]P^_X][^\x07\x1b]*(?:\x07|\x1b\\)?/g;
 const CSI = /\x1b\[[0-?]*[ -/]*[@-~]/g;
 const OTHER_ESCAPE = /\x1b[ -/]*[0-~]/g;
-const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
+const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g;
 // biome-ignore-end lint/suspicious/noControlCharactersInRegex: the block above
 
 /**
  * `text` without terminal control characters: escape sequences, C0 controls other than tab and
- * newline (a carriage return included), DEL and C1 controls. Text from a skill must not move the
- * cursor, recolour the terminal or set its title.
+ * newline (a carriage return included), DEL and C1 controls, and the bidirectional embedding, override
+ * and isolate controls (U+202A-U+202E, U+2066-U+2069). Text from a skill must not move the cursor,
+ * recolour the terminal, set its title, or display in another order than it reads.
  */
 export function stripControls(text: string): string {
   return text.replace(STRING_SEQUENCE, "").replace(CSI, "").replace(OTHER_ESCAPE, "").replace(CONTROL, "");
@@ -126,12 +127,12 @@ export function showMessage(message: string, cwd: string): string {
 
 /**
  * `value` as JSON, indented by `indent` spaces (0: one line). JSON.stringify escapes C0 controls but not
- * DEL or C1 ones (U+0080–U+009F, which some terminals obey), so those are escaped here too; the data is
- * unchanged for a JSON reader.
+ * DEL or C1 ones (U+0080–U+009F, which some terminals obey), nor the bidirectional controls that
+ * {@link stripControls} removes, so those are escaped here too; the data is unchanged for a JSON reader.
  */
 export function toJson(value: unknown, indent = 2): string {
   return JSON.stringify(value, null, indent).replace(
-    /[\x7f-\x9f]/g,
+    /[\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
   );
 }
