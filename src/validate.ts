@@ -196,7 +196,14 @@ function checkRoot(check: Check, root: SkillRoot, reportEmpty: boolean): Draft[]
   for (const list of merged.candidates.values()) {
     for (const c of list) {
       if (c.verdict !== "duplicate") continue;
-      out.push({ ...draft("duplicate_skill", c.path, unprefix(c.reason, c.path)), skill: c.name });
+      // Located at its `name:`, which says what it duplicates.
+      const text = reread(c.path, config.followSymlinks);
+      const line = text === undefined ? undefined : keyLines(text.frontmatter).get("name");
+      out.push({
+        ...draft("duplicate_skill", c.path, unprefix(c.reason, c.path)),
+        skill: c.name,
+        ...at(line),
+      });
     }
   }
   if (reportEmpty && items.length === 0) {

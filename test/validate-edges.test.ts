@@ -71,6 +71,7 @@ describe("findings made from discovery warnings", () => {
         severity: "error",
         rule: "duplicate_skill",
         file: `${base}/r/b/SKILL.md`,
+        line: 2,
         skill: "a",
         message: `skill "a" is declared again in the same root; ${base}/r/a/SKILL.md comes first and is kept`,
         hint: "rename one of the two skills, or remove the copy",

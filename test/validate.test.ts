@@ -150,12 +150,12 @@ const ROWS: [string, Tree, string, (readonly [string, string, string, number | n
     [["m/SKILL.md", "metadata-strings", "error", 4, null]],
   ],
   [
-    "duplicate_skill within a root",
+    "duplicate_skill within a root, at its name (audit C, finding 5: it had no line)",
     { "r/a/SKILL.md": skill("a"), "r/b/SKILL.md": skill("a") },
     "r",
     [
       ["r/b/SKILL.md", "name-matches-dir", "error", 2, null],
-      ["r/b/SKILL.md", "duplicate_skill", "error", null, null],
+      ["r/b/SKILL.md", "duplicate_skill", "error", 2, null],
     ],
   ],
   [
