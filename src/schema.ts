@@ -227,6 +227,8 @@ const EXPECTED: Readonly<Record<string, string>> = {
 function describe(v: unknown): string {
   if (v === null) return "null";
   if (Array.isArray(v)) return "a list";
-  if (typeof v === "string") return v.trim() === "" ? "an empty string" : "a string";
+  if (typeof v === "string") {
+    return v === "" ? "an empty string" : v.trim() === "" ? "a string of white space only" : "a string";
+  }
   return typeof v === "object" ? "a mapping" : `${typeof v} ${String(v)}`;
 }

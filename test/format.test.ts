@@ -72,7 +72,7 @@ describe("malformed manifests: skipped with invalid_skill (lenient), thrown (str
     [
       "name blank",
       manifest('name: "  "\ndescription: d'),
-      /"name" must be a non-empty string, received an empty string/,
+      /"name" must be a non-empty string, received a string of white space only/,
     ],
     [
       "name a number",

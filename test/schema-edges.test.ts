@@ -17,7 +17,7 @@ test("each invalid field is reported with its key and exactly what was received"
     [
       { ...base, name: " \t" },
       "name",
-      'frontmatter "name" must be a non-empty string, received an empty string',
+      'frontmatter "name" must be a non-empty string, received a string of white space only',
     ],
     [{ ...base, name: ["a"] }, "name", 'frontmatter "name" must be a non-empty string, received a list'],
     [
