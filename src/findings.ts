@@ -98,6 +98,10 @@ const HINTS: Readonly<Record<string, string>> = {
   "walk-incomplete": "give a narrower PATH, or make the folder readable",
 };
 
+/** The hint of a YAML finding without a place: too long, too deep, too many aliases, not a mapping. */
+export const YAML_SHAPE_HINT =
+  "keep the frontmatter a mapping of plain keys and values (name, description, …), shallow and without YAML aliases; long text goes in the body";
+
 /** Hints for a schema failure, by the frontmatter key concerned. */
 export const SCHEMA_HINTS: Readonly<Record<string, string>> = {
   name: "add name: <directory-name>, lower-case words joined by hyphens",

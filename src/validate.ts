@@ -2,7 +2,14 @@
 import * as path from "node:path";
 import { optionalBoolean, resolveConfig } from "./config.js";
 import { describeValue, StartupError } from "./errors.js";
-import { type Draft, finish, report, SCHEMA_HINTS, type ValidationReport } from "./findings.js";
+import {
+  type Draft,
+  finish,
+  report,
+  SCHEMA_HINTS,
+  type ValidationReport,
+  YAML_SHAPE_HINT,
+} from "./findings.js";
 import { fsCode, readManifest, runSync } from "./fsx.js";
 import { splitManifestBytes } from "./manifest.js";
 import { merge } from "./merge.js";
@@ -132,7 +139,13 @@ function candidateFindings(c: Candidate, check: Check): Draft[] {
   const { outcome } = c;
   const follow = check.config.followSymlinks;
   if (!outcome.ok) {
-    const hint = outcome.key === undefined ? undefined : SCHEMA_HINTS[outcome.key];
+    // A YAML problem without a place is about the frontmatter's shape: quoting a value would not help.
+    const hint =
+      outcome.key !== undefined
+        ? SCHEMA_HINTS[outcome.key]
+        : outcome.problem === "yaml" && outcome.line === undefined
+          ? YAML_SHAPE_HINT
+          : undefined;
     // Some stage messages read as a predicate of the file ("is not valid UTF-8"): give them their subject.
     const message = /^(?:is|does|has|cannot) /.test(outcome.message)
       ? `${path.basename(c.path)} ${outcome.message}`

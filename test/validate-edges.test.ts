@@ -328,3 +328,31 @@ describe("a skill path that changes under the check", () => {
     ]);
   });
 });
+
+describe("the hint of a YAML finding", () => {
+  // Audit D, finding 9: every yaml-syntax finding said to quote values, also where no quote helps.
+  const hintOf = (frontmatter: string) => {
+    const root = writeTree({ "s/SKILL.md": `---\n${frontmatter}\n---\nbody\n` });
+    const [finding] = validateSkills([`${root}/s`]).findings;
+    return [finding?.rule, finding?.line, finding?.hint];
+  };
+  const SHAPE =
+    "keep the frontmatter a mapping of plain keys and values (name, description, …), shallow and without YAML aliases; long text goes in the body";
+
+  test("a located error: fix it there, with the quoting that most often does", () => {
+    // yaml places an unclosed quote at the end of the frontmatter: the closing fence's line.
+    expect(hintOf('name: s\ndescription: "unclosed')).toEqual([
+      "yaml-syntax",
+      4,
+      'fix the YAML here; put values that contain ": " or start with [ { ` @ in double quotes',
+    ]);
+  });
+
+  test.each([
+    ["a list", "- a\n- b"],
+    ["too deep", `name: s\ndescription: d\nx: ${"[".repeat(70)}${"]".repeat(70)}`],
+    ["too long", `name: s\ndescription: d\nx: "${"y".repeat(17_000)}"`],
+  ])("an unlocated one (%s): the shape the frontmatter must have", (_, frontmatter) => {
+    expect(hintOf(frontmatter)).toEqual(["yaml-syntax", undefined, SHAPE]);
+  });
+});
