@@ -30,6 +30,8 @@ export interface Stat {
 /** The bytes of a manifest, or why it could not be taken. */
 export type ManifestRead =
   | { readonly kind: "ok"; readonly bytes: Buffer; readonly stat: Stat }
+  /** A file whose signature the caller already knows (a link to one read before): not read again. */
+  | { readonly kind: "known"; readonly stat: Stat }
   | { readonly kind: "not_regular"; readonly what: string }
   | { readonly kind: "too_large"; readonly size: number };
 
@@ -48,6 +50,8 @@ export type FsOp =
       readonly noFollow: boolean;
       /** Whether the directory holding it was just listed: then even the open is done in place. */
       readonly listed: boolean;
+      /** Signatures of files the caller has read: such a file is only checked, not read again. */
+      readonly known: { has(sig: string): boolean } | undefined;
     };
 
 /** What each op gives back. */
@@ -210,7 +214,7 @@ function runOpSync(op: FsOp): FsResult[keyof FsResult] {
     case "realpath":
       return fs.realpathSync.native(op.path);
     case "readManifest":
-      return readOpened(fs.openSync(op.path, manifestFlags(op.noFollow)));
+      return readOpened(fs.openSync(op.path, manifestFlags(op.noFollow)), op.known);
   }
 }
 
@@ -220,12 +224,14 @@ function runOpSync(op: FsOp): FsResult[keyof FsResult] {
  * while the async driver paid a thread-pool round trip for each (five a manifest, with the open and
  * the listing: 1.8-2.2x the sync scan's time; two: ~1.5x; one, see runAsync).
  */
-function readOpened(fd: number): ManifestRead {
+function readOpened(fd: number, known: Extract<FsOp, { op: "readManifest" }>["known"]): ManifestRead {
   try {
     const st = fs.fstatSync(fd);
     const refused = checkManifest(st);
     if (refused !== undefined) return refused;
-    return finishRead(readBoundedSync(fd, st.size), toStat(st));
+    const stat = toStat(st);
+    if (known?.has(stat.sig)) return { kind: "known", stat };
+    return finishRead(readBoundedSync(fd, st.size), stat);
   } finally {
     fs.closeSync(fd);
   }
@@ -372,7 +378,7 @@ export async function runAsync<T>(task: FsTask<T>): Promise<T> {
         // then returned (an await), every task woken by one turn passed the check before any parsed:
         // 32 slow parses in one stretch.
         while (spent()) await waitTurn();
-        result = readOpened(fd ?? fs.openSync(op.path, manifestFlags(op.noFollow)));
+        result = readOpened(fd ?? fs.openSync(op.path, manifestFlags(op.noFollow)), op.known);
       } else result = await runOpAsync(op);
     } catch (e) {
       step = task.throw(e);
@@ -415,15 +421,17 @@ export function* realpath(path: string): Generator<FsOp, string, FsResult[keyof 
 }
 
 /**
- * `yield* readManifest(path, noFollow, listed)`: `listed` when its directory was just listed, which
- * lets the async driver open it in place rather than in the thread pool.
+ * `yield* readManifest(path, noFollow, listed, known)`: `listed` when its directory was just listed,
+ * which lets the async driver open it in place rather than in the thread pool; a file whose signature
+ * `known` holds is checked but not read (`kind: "known"`).
  */
 export function* readManifest(
   path: string,
   noFollow: boolean,
   listed = false,
+  known?: { has(sig: string): boolean },
 ): Generator<FsOp, ManifestRead, FsResult[keyof FsResult]> {
-  return (yield { op: "readManifest", path, noFollow, listed }) as ManifestRead;
+  return (yield { op: "readManifest", path, noFollow, listed, known }) as ManifestRead;
 }
 
 // Synchronous calls used outside discovery (config, resources, confinement).

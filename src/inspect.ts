@@ -158,7 +158,7 @@ export function* inspect(
       }
     }
     if (outcome === undefined) {
-      const read = yield* readManifest(file, !ctx.config.followSymlinks, listed);
+      const read = yield* readManifest(file, !ctx.config.followSymlinks, listed, ctx.read);
       if (read.kind === "not_regular")
         outcome = { ok: false, problem: "file", message: `is ${read.what}, not a regular file` };
       else if (read.kind === "too_large")
@@ -166,8 +166,13 @@ export function* inspect(
       else {
         sig = read.stat.sig;
         fileSig = trusted(ctx, read.stat);
-        yield* turn();
-        outcome = parseManifest(read.bytes, !ctx.config.strict);
+        // "known" only for a signature this scan's map holds: the same file, read through another path.
+        if (read.kind === "known") outcome = ctx.read.get(sig) as ManifestOutcome;
+        else {
+          yield* turn();
+          outcome = parseManifest(read.bytes, !ctx.config.strict);
+          ctx.read.set(sig, outcome);
+        }
         if (outcome.ok) real = knownReal !== "" ? knownReal : yield* realpath(dir);
       }
     }

@@ -79,13 +79,18 @@ export interface Context {
   readonly next: { readonly dirs: Map<string, DirMemo>; readonly roots: Map<string, RootMemo> };
   /** Signatures of changes after these instants (ms) are not trusted: [fine-grained, whole-second] timestamps. */
   readonly after: readonly [number, number];
+  /**
+   * What each manifest file read by this scan gave, by its signature: a file behind several paths
+   * (symlinks, hard links) is read and parsed once a scan. 1,000 links to one 1 MiB manifest held 1 GB.
+   */
+  readonly read: Map<string, ManifestOutcome>;
 }
 
 /** The state of a scan that starts now. */
 export function context(config: SkillConfig, previous: ScanCache, hint?: ScanHint): Context {
   const now = Date.now();
   const next = { dirs: new Map(), roots: new Map() };
-  return { config, previous, hint, next, after: [now - 100, now - 2000] };
+  return { config, previous, hint, next, after: [now - 100, now - 2000], read: new Map() };
 }
 
 /**

@@ -47,7 +47,7 @@ function scan(
 ): Scan {
   const config = resolveConfig({ roots: [{ path: path.dirname(dir) }], followSymlinks: follow });
   const next = { dirs: new Map<string, DirMemo>(), roots: new Map() };
-  const ctx: Context = { config, previous, hint: undefined, next, after };
+  const ctx: Context = { config, previous, hint: undefined, next, after, read: new Map() };
   const item = runSync(inspect(ctx, path.basename(dir), dir, known));
   return { item, memo: next.dirs.get(dir), next, after };
 }

@@ -6,7 +6,7 @@ import * as path from "node:path";
 import { afterEach, beforeAll, describe, expect, test } from "vitest";
 import { resolveConfig } from "../src/config.js";
 import { setFaultHook } from "../src/fsx.js";
-import { type ScanHint, type ScanItem, scanAsync, scanSync } from "../src/scan.js";
+import { NO_CACHE, type ScanHint, type ScanItem, scanAsync, scanSync } from "../src/scan.js";
 import { failAt } from "./helpers/faults.js";
 import { skill, type Tree, writeTree } from "./helpers/fixture.js";
 
@@ -173,7 +173,7 @@ describe("the async scan", () => {
   test("roots with nothing to show give no items, async as sync", async () => {
     const empty = writeTree({ "n/notes.txt": "x" });
     const config = resolveConfig({ roots: [{ path: path.join(empty, "missing") }, { path: empty }] });
-    expect((await scanAsync(config, { dirs: new Map(), roots: new Map() })).roots).toEqual([[], []]);
+    expect((await scanAsync(config, NO_CACHE)).roots).toEqual([[], []]);
     expect(scanSync(config).roots).toEqual([[], []]);
   });
 });
@@ -190,4 +190,47 @@ test("a root whose check fails on every scan is listed again on every scan", () 
   fs.writeFileSync(path.join(root, "b", "SKILL.md"), skill("b"));
   const second = shown(scanSync(config, first.cache).roots[0] ?? []);
   expect(second).toEqual([check, "a: The a skill.", "b: The b skill."]);
+});
+
+describe("one file behind several manifest paths (audit D, finding 5)", () => {
+  // 1,000 links to one 1 MiB SKILL.md read it 1,000 times and held 1 GB at the peak of a scan.
+  test.each([true, false])(
+    "is read and parsed once per scan (async %s); every path shares its outcome",
+    async (async) => {
+      const root = writeTree({ "a/SKILL.md": skill("shared"), "b/SKILL.md": { symlink: "../a/SKILL.md" } });
+      fs.mkdirSync(path.join(root, "c"));
+      fs.linkSync(path.join(root, "a", "SKILL.md"), path.join(root, "c", "SKILL.md"));
+      const config = configOf(root);
+      const scan = async ? await scanAsync(config, NO_CACHE) : scanSync(config);
+      const items = scan.roots[0] as readonly ScanItem[];
+      expect(shown(items)).toEqual([
+        "shared: The shared skill.",
+        "shared: The shared skill.",
+        "shared: The shared skill.",
+      ]);
+      const [a, b, c] = items.map((i) => (i.kind === "candidate" ? i.outcome : undefined));
+      expect(b).toBe(a);
+      expect(c).toBe(a);
+      // Each keeps its own path and directory.
+      expect(items.map((i) => (i.kind === "candidate" ? path.relative(root, i.path) : ""))).toEqual([
+        "a/SKILL.md",
+        "b/SKILL.md",
+        "c/SKILL.md",
+      ]);
+    },
+  );
+
+  test("a file changed between two of its reads is read again", () => {
+    const root = writeTree({ "a/SKILL.md": skill("one"), "b/SKILL.md": { symlink: "../a/SKILL.md" } });
+    const file = path.join(root, "a", "SKILL.md");
+    let edited = false;
+    setFaultHook((op, p) => {
+      if (op === "readManifest" && p === path.join(root, "b", "SKILL.md") && !edited) {
+        edited = true;
+        fs.writeFileSync(file, skill("two-is-longer"));
+      }
+    });
+    const items = scanSync(configOf(root)).roots[0] as readonly ScanItem[];
+    expect(shown(items)).toEqual(["one: The one skill.", "two-is-longer: The two-is-longer skill."]);
+  });
 });
