@@ -141,13 +141,13 @@ function located(text: string, at: number): { line: number; column: number } {
 /** The first alias (in document order) whose anchor is not set before it: `toJS` would throw for it. */
 function unresolvedAlias(doc: YamlDocument): { source: string; at: number } | undefined {
   const y = yaml();
-  const anchors = new Set<string>();
+  const anchors = new Set<string | undefined>();
   let found: { source: string; at: number } | undefined;
   y.visit(doc, {
     Node(_, node) {
-      if (!y.isAlias(node)) {
-        if (node.anchor !== undefined) anchors.add(node.anchor);
-      } else if (!anchors.has(node.source)) {
+      // An alias's source is a name, never undefined.
+      if (!y.isAlias(node)) anchors.add(node.anchor);
+      else if (!anchors.has(node.source)) {
         found = { source: node.source, at: node.range?.[0] ?? 0 };
         return y.visit.BREAK;
       }
@@ -191,7 +191,7 @@ function parseYaml(text: string): ParsedFrontmatter {
       const message = `invalid YAML: ${first.includes("call stack") ? "nesting too deep" : first}`;
       return { ok: false, message, ...located(text, err.pos[0]) };
     }
-    const unresolved = aliases > 0 ? unresolvedAlias(doc) : undefined;
+    const unresolved = unresolvedAlias(doc);
     if (unresolved !== undefined) {
       const message = `invalid YAML: Unresolved alias (the anchor must be set before the alias): ${unresolved.source}`;
       return { ok: false, message, ...located(text, unresolved.at) };

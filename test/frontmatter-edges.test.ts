@@ -48,6 +48,16 @@ describe("located YAML errors from the full parser", () => {
     expect(parseFrontmatter(`a: ${"[".repeat(MAX_YAML_LENGTH - 8)}`, false)).toEqual(TOO_DEEP);
   });
 
+  test("an error placed on a line's end stays on that line", () => {
+    // yaml puts the duplicate key's error at the first key's empty value: the line break itself.
+    expect(parseFrontmatter("x: \nx: 1", false)).toEqual({
+      ok: false,
+      message: "invalid YAML: Map keys must be unique",
+      line: 1,
+      column: 4,
+    });
+  });
+
   test("an error at the end of the text", () => {
     expect(parseFrontmatter('a: "unterminated', false)).toEqual({
       ok: false,
