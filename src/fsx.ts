@@ -371,8 +371,7 @@ export async function runAsync<T>(task: FsTask<T>): Promise<T> {
     read = false;
     try {
       if (op.op === "readManifest") {
-        const opening = openInPool(op);
-        const fd = opening === undefined ? undefined : await opening;
+        const fd = await openInPool(op);
         // The checks and the read run within the turn's budget, like a parse, and from this check on
         // nothing awaits until the read's parse (the next `turn`) is done. Checked in a function that
         // then returned (an await), every task woken by one turn passed the check before any parsed:

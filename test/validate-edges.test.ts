@@ -177,6 +177,16 @@ describe("the second read, which locates a finding", () => {
     expect(finding && "excerpt" in finding).toBe(false);
   });
 
+  test("a duplicate unreadable by then is reported without its name's line", () => {
+    const base = writeTree({ "r/a/SKILL.md": skill("a"), "r/b/SKILL.md": skill("a") });
+    // Read 2 locates name-matches-dir (b declares "a"); read 3, the duplicate's name.
+    onRead(`${base}/r/b/SKILL.md`, 3, () => {
+      throw errnoError("EACCES");
+    });
+    const dup = check([`${base}/r`]).findings.find((f) => f.rule === "duplicate_skill");
+    expect(dup && [dup.file, dup.line]).toEqual([`${base}/r/b/SKILL.md`, undefined]);
+  });
+
   test("a repaired manifest unreadable by then keeps the warning's own message", () => {
     const base = writeTree({ "q/SKILL.md": manifest("name: q\ndescription: Use when: asked") });
     onRead(`${base}/q/SKILL.md`, 2, () => {
