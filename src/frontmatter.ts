@@ -132,7 +132,7 @@ function treeExceeds(root: unknown, limit: number, before = Number.POSITIVE_INFI
 }
 
 /** The 1-based line and column of offset `at` in `text`, as `yaml` counts them (a line ends at "\n"). */
-function located(text: string, at: number): { line: number; column: number } {
+function lineColumn(text: string, at: number): { line: number; column: number } {
   let line = 1;
   for (let i = text.indexOf("\n"); i !== -1 && i < at; i = text.indexOf("\n", i + 1)) line++;
   return { line, column: at - text.lastIndexOf("\n", at - 1) };
@@ -189,12 +189,12 @@ function parseYaml(text: string): ParsedFrontmatter {
     if (err !== undefined) {
       const first = err.message.split("\n")[0] as string;
       const message = `invalid YAML: ${first.includes("call stack") ? "nesting too deep" : first}`;
-      return { ok: false, message, ...located(text, err.pos[0]) };
+      return { ok: false, message, ...lineColumn(text, err.pos[0]) };
     }
     const unresolved = unresolvedAlias(doc);
     if (unresolved !== undefined) {
       const message = `invalid YAML: Unresolved alias (the anchor must be set before the alias): ${unresolved.source}`;
-      return { ok: false, message, ...located(text, unresolved.at) };
+      return { ok: false, message, ...lineColumn(text, unresolved.at) };
     }
     if (aliases > 0 && expansionExceeds(doc, MAX_EXPANDED_WEIGHT)) {
       return {
