@@ -84,11 +84,9 @@ export function listResources(
     stopped = true;
     return false;
   };
-  /** Skip `shown` with a warning, if there is room for one more entry; false once past the limit. */
-  const skip = (message: string, shown: string): boolean => {
-    if (!room()) return false;
-    note("resource_skipped", message, shown);
-    return true;
+  /** Skip `shown` with a warning, if there is room for one more entry (past the limit, the walk stops). */
+  const skip = (message: string, shown: string): void => {
+    if (room()) note("resource_skipped", message, shown);
   };
   const walk = (dir: string, rel: string, depth: number): void => {
     let entries: ReturnType<typeof readdirSync>;
@@ -99,17 +97,17 @@ export function listResources(
       note("resource_skipped", `${dir} cannot be read (${fsCode(e)})`, dir);
       return;
     }
-    // A limit met below returns from here at once; a limit met deeper is seen after enter() below.
     for (const entry of entries) {
+      // A limit met here or deeper ends the walk.
+      if (stopped) return;
       const abs = path.join(dir, entry.name);
       const relPath = rel === "" ? entry.name : `${rel}/${entry.name}`;
       // Messages name the path as the skill is known by; fs calls go through the recorded base.
       const shown = path.join(skill.dir, relPath);
       if (entry.name.includes("\\")) {
         // resourcePath reads a backslash as a separator, so this name could be listed but never served.
-        if (skip(`${shown} has a backslash in its name, which resource paths cannot name; not listed`, shown))
-          continue;
-        return;
+        skip(`${shown} has a backslash in its name, which resource paths cannot name; not listed`, shown);
+        continue;
       }
       let type = entry.type;
       let target = abs;
@@ -119,13 +117,12 @@ export function listResources(
         try {
           real = realpathSync(abs);
         } catch (e) {
-          if (skip(`symlink ${shown} points to nothing usable (${fsCode(e)}); not listed`, shown)) continue;
-          return;
+          skip(`symlink ${shown} points to nothing usable (${fsCode(e)}); not listed`, shown);
+          continue;
         }
         if (!inside(real, base)) {
-          if (skip(`symlink ${shown} points outside the skill directory, to ${real}; not listed`, shown))
-            continue;
-          return;
+          skip(`symlink ${shown} points outside the skill directory, to ${real}; not listed`, shown);
+          continue;
         }
         let st: ReturnType<typeof statSync>;
         let why = "does not exist";
@@ -135,8 +132,8 @@ export function listResources(
           why = `cannot be read (${fsCode(e)})`;
         }
         if (st === undefined) {
-          if (skip(`symlink ${shown}: its target ${real} ${why}; not listed`, shown)) continue;
-          return;
+          skip(`symlink ${shown}: its target ${real} ${why}; not listed`, shown);
+          continue;
         }
         type = st.isDirectory() ? "dir" : st.isFile() ? "file" : "other";
         // Below a linked directory, fs calls go through its real path, so every walked path is real (only
@@ -145,10 +142,9 @@ export function listResources(
       }
       if (type === "file") {
         if (rel === "" && entry.name === manifestName) continue;
-        if (!room()) return;
-        files.push(relPath);
+        if (room()) files.push(relPath);
       } else if (type === "dir") {
-        if (!reach()) return;
+        if (!reach()) continue;
         if (depth + 1 > MAX_DEPTH) {
           note("resource_limit", `${shown} is nested deeper than ${MAX_DEPTH} levels; not listed`, shown);
           continue;
@@ -157,7 +153,6 @@ export function listResources(
         // files are listed under their own path rather than a link's.
         if (target !== abs) linked.push([target, relPath, depth + 1]);
         else enter(target, relPath, depth + 1);
-        if (stopped) return;
       }
     }
   };
