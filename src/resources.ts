@@ -57,33 +57,23 @@ export function listResources(
   const visited = new Set<string>();
   const manifestName = path.basename(skill.path);
   let stopped = false;
-  let directories = 0;
-  /** Count one more directory reached (a link to one included); false, with the warning, past the limit. */
-  const reach = (): boolean => {
-    if (++directories <= MAX_DIRECTORIES) return true;
-    note(
-      "resource_limit",
-      `${skill.dir} has more than ${MAX_DIRECTORIES} directories; listing stopped there`,
-      skill.dir,
-    );
-    stopped = true;
-    return false;
+  /** Counts what the walk meets: true up to `max`; past it false, with the warning, and the walk stops. */
+  const counter = (max: number, what: string) => {
+    let met = 0;
+    return (): boolean => {
+      if (++met <= max) return true;
+      note("resource_limit", `${skill.dir} has more than ${max} ${what}; listing stopped there`, skill.dir);
+      stopped = true;
+      return false;
+    };
   };
-  let counted = 0;
+  /** One more directory reached, a link to one included. */
+  const reach = counter(MAX_DIRECTORIES, "directories");
   /**
-   * Count one more file entry, listed or skipped with a warning; false, with the warning, past the limit.
-   * Skipped ones count too: 60,000 dangling links gave 60,000 warnings on every call.
+   * One more file entry, listed or skipped with a warning: skipped ones count too, as 60,000 dangling
+   * links gave 60,000 warnings on every call.
    */
-  const room = (): boolean => {
-    if (++counted <= MAX_RESOURCES) return true;
-    note(
-      "resource_limit",
-      `${skill.dir} has more than ${MAX_RESOURCES} files; listing stopped there`,
-      skill.dir,
-    );
-    stopped = true;
-    return false;
-  };
+  const room = counter(MAX_RESOURCES, "files");
   /** Skip `shown` with a warning, if there is room for one more entry (past the limit, the walk stops). */
   const skip = (message: string, shown: string): void => {
     if (room()) note("resource_skipped", message, shown);

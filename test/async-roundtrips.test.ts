@@ -13,6 +13,7 @@ import {
 } from "../src/index.js";
 import { actAt, failAt, poolRequests } from "./helpers/faults.js";
 import { manifest, skill, type Tree, writeTree } from "./helpers/fixture.js";
+import { countTurns } from "./helpers/turns.js";
 
 afterEach(() => setFaultHook(null));
 
@@ -225,22 +226,16 @@ describe("the turn budget around an in-place read", () => {
       // Audit D, finding 2: tasks woken together each check the budget right before their read, in the
       // stretch of the parse that follows. Checked before an await and parsed after it, every task
       // passed the check before any parsed: 32 slow parses in one stretch (0.5-1.1 s).
-      let turns = 0;
-      let ticking = true;
-      const tick = () => {
-        turns++;
-        if (ticking) setImmediate(tick);
-      };
-      setImmediate(tick);
+      const turns = countTurns();
       const parsedIn: number[] = [];
       const slowParse = function* () {
         yield* readManifest(at, true, true);
         yield* turn();
-        parsedIn.push(turns);
+        parsedIn.push(turns.count());
         now += 8; // each parse spends twice the budget
       };
       await Promise.all([0, 1, 2, 3].map(() => runAsync(slowParse())));
-      ticking = false;
+      turns.stop();
       expect(parsedIn.length).toBe(4);
       expect(new Set(parsedIn).size).toBe(4);
     } finally {

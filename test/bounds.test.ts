@@ -10,6 +10,7 @@ import {
 } from "../src/frontmatter.js";
 import { createAgentSkills, validateSkills } from "../src/index.js";
 import { manifest, skill, writeTree } from "./helpers/fixture.js";
+import { countTurns } from "./helpers/turns.js";
 
 function scan(frontmatter: string) {
   const root = writeTree({ "x/SKILL.md": manifest(frontmatter), "ok/SKILL.md": skill("ok") });
@@ -169,17 +170,11 @@ describe("the async scan gives the event loop its turns", () => {
     );
     // Counts the event loop's turns while the scan runs: a scan that parsed every manifest in one
     // stretch (all reads done, then all parses) let it turn only a few times.
-    let turns = 0;
-    let ticking = true;
-    const tick = () => {
-      turns++;
-      if (ticking) setImmediate(tick);
-    };
-    setImmediate(tick);
+    const turns = countTurns();
     const { createAgentSkillsAsync } = await import("../src/index.js");
     const s = await createAgentSkillsAsync({ roots: [{ path: root }], onWarning: () => {} });
-    ticking = false;
+    turns.stop();
     expect(s.listSkills()).toHaveLength(n);
-    expect(turns).toBeGreaterThanOrEqual(n / 2);
+    expect(turns.count()).toBeGreaterThanOrEqual(n / 2);
   });
 });
