@@ -90,6 +90,9 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
  */
 export const unshowablePath = (s: string) =>
   CONTROL_TEST.test(s) || new RegExp(LONE_SURROGATE.source).test(s);
-/** Names and descriptions also become one line: white space runs become one space. */
+/**
+ * Names and descriptions also become one line: white space runs become one space. Lone surrogates are
+ * replaced before controls are removed, so two halves a control kept apart never join into a character.
+ */
 export const cleanText = (s: string) =>
-  s.replace(CONTROL_BUT_SPACE, "").replace(LONE_SURROGATE, "\ufffd").replace(/\s+/g, " ").trim();
+  s.replace(LONE_SURROGATE, "\ufffd").replace(CONTROL_BUT_SPACE, "").replace(/\s+/g, " ").trim();

@@ -196,10 +196,13 @@ function invalid(message: string): SkillError {
 
 function checkInput(skills: unknown, options: RenderCatalogOptions): void {
   if (!Array.isArray(skills)) throw invalid(`skills must be an array of SkillInfo, got ${typeof skills}`);
-  skills.forEach((s: Partial<Record<string, unknown>> | null, i) => {
+  // An index loop: forEach skips the holes of a sparse array.
+  for (let i = 0; i < skills.length; i++) {
+    const s = skills[i] as Partial<Record<string, unknown>> | null | undefined;
     for (const key of ["name", "description", "path"])
       if (typeof s?.[key] !== "string") throw invalid(`skills[${i}].${key} must be a string`);
-  });
+  }
+  if (typeof options !== "object" || options === null) throw invalid("options must be an object");
   const { format, budget, filter, query } = options;
   if (format !== undefined && !Object.hasOwn(SHAPES, format))
     throw invalid(`option "format" must be "xml", "markdown" or "json", got ${JSON.stringify(format)}`);

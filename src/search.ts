@@ -117,6 +117,9 @@ const embedText = (s: SkillInfo) => `${s.name}: ${s.description}`;
 
 const vectorCache = new WeakMap<SearchIndex, Map<EmbedFunction, Promise<number[][]>>>();
 
+/** The caller's embedder, always as a Promise: one that answers at once or throws is awaited all the same. */
+const call = (embed: EmbedFunction, texts: string[]) => Promise.resolve().then(() => embed(texts));
+
 function skillVectors(index: SearchIndex, embed: EmbedFunction): Promise<number[][]> {
   let byFunction = vectorCache.get(index);
   if (byFunction === undefined) {
@@ -125,8 +128,8 @@ function skillVectors(index: SearchIndex, embed: EmbedFunction): Promise<number[
   }
   let vectors = byFunction.get(embed);
   if (vectors === undefined) {
-    vectors = embed(index.skills.map(embedText));
-    // A failed call is not cached: the next search tries again.
+    vectors = call(embed, index.skills.map(embedText));
+    // A failed call is not cached: the next search tries again (a wrong answer is dropped in fused()).
     const cache = byFunction;
     vectors.catch(() => cache.delete(embed));
     byFunction.set(embed, vectors);
@@ -134,12 +137,18 @@ function skillVectors(index: SearchIndex, embed: EmbedFunction): Promise<number[
   return vectors;
 }
 
+/** Skill vectors already checked to be arrays of numbers: checked once, as they are cached. */
+const vetted = new WeakSet<object>();
+
+const isVector = (v: unknown): v is number[] => Array.isArray(v) && v.every((x) => typeof x === "number");
+
+/** Cosine similarity; a dimension one vector lacks counts as 0. */
 function cosine(a: readonly number[], b: readonly number[]): number {
   let dot = 0;
   let na = 0;
   let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i] as number;
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    const x = a[i] ?? 0;
     const y = b[i] ?? 0;
     dot += x * y;
     na += x * x;
@@ -154,16 +163,22 @@ async function fused(
   o: Resolved,
   embed: EmbedFunction,
 ): Promise<SkillMatch[]> {
-  const [vectors, queryVectors] = await Promise.all([skillVectors(index, embed), embed([query])]);
-  // The embedder is the caller's code: check its answer rather than fail deep inside cosine().
+  const [vectors, queryVectors] = await Promise.all([skillVectors(index, embed), call(embed, [query])]);
+  // The embedder is the caller's code: check its answer rather than fail deep inside cosine(), and
+  // drop a wrong answer from the cache, so that the next search asks again.
+  const wrong = (message: string) => {
+    vectorCache.get(index)?.delete(embed);
+    return invalid(message);
+  };
   const count = (v: unknown) => (Array.isArray(v) ? v.length : typeof v);
   if (count(vectors) !== index.skills.length || count(queryVectors) !== 1)
-    throw invalid(
+    throw wrong(
       `embed must return one vector per text (${index.skills.length} skills and 1 query, got ${count(vectors)} and ${count(queryVectors)})`,
     );
   const q = queryVectors[0];
-  if (!Array.isArray(q) || !vectors.every(Array.isArray))
-    throw invalid("embed must return arrays of numbers");
+  if (!isVector(q) || !(vetted.has(vectors) || vectors.every(isVector)))
+    throw wrong("embed must return arrays of numbers");
+  vetted.add(vectors);
   const dense = vectors
     .map((v, doc): [number, number] => [doc, cosine(q, v)])
     .filter(([, s]) => s >= o.minSimilarity);
@@ -194,10 +209,12 @@ function indexOf(skills: readonly SkillInfo[]): SearchIndex {
   let index = indexCache.get(skills);
   if (index === undefined) {
     if (!Array.isArray(skills)) throw invalid(`skills must be an array of SkillInfo, got ${typeof skills}`);
-    skills.forEach((s: Partial<Record<string, unknown>> | null, i) => {
+    // An index loop: forEach skips the holes of a sparse array.
+    for (let i = 0; i < skills.length; i++) {
+      const s = skills[i] as Partial<Record<string, unknown>> | null | undefined;
       for (const key of ["name", "description"])
         if (typeof s?.[key] !== "string") throw invalid(`skills[${i}].${key} must be a string`);
-    });
+    }
     const bodyOf = (s: SkillInfo) => (s as { body?: unknown }).body;
     index = buildIndex(
       skills.map((skill, i) => {
@@ -258,10 +275,12 @@ export function relevanceOrder(
   query: string,
 ): number[] {
   const index = indexOf(skills);
-  const rank = new Map(lexical(index, query, 0).map(([doc], r) => [index.skills[doc] as SkillInfo, r]));
-  const rankOf = (i: number) => rank.get(shown[i] as SkillInfo) ?? Number.POSITIVE_INFINITY;
-  // Two unranked skills compare as NaN (∞ − ∞), which sort() reads as equal; it is stable, so they keep list order.
-  const byRelevance = shown.map((_, i) => i).sort((a, b) => rankOf(a) - rankOf(b));
+  // By score, not by rank: the ranking breaks ties by name, and equals here keep list order (the exact
+  // name's lifted score still puts it first).
+  const score = new Map(lexical(index, query, 0).map(([doc, s]) => [index.skills[doc] as SkillInfo, s]));
+  const scoreOf = (i: number) => score.get(shown[i] as SkillInfo) ?? Number.NEGATIVE_INFINITY;
+  // Two unscored skills compare as NaN (−∞ + ∞), which sort() reads as equal; it is stable, so they keep list order.
+  const byRelevance = shown.map((_, i) => i).sort((a, b) => scoreOf(b) - scoreOf(a));
   const place: number[] = [];
   byRelevance.forEach((i, p) => {
     place[i] = p;

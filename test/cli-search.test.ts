@@ -15,6 +15,10 @@ describe("usage errors exit 2", () => {
     [["search"], "error: search takes 1 argument, received 0"],
     [["search", "pdf", "--limit", "0"], 'error: --limit must be a positive integer, received "0"'],
     [["search", "pdf", "--limit", "two"], 'error: --limit must be a positive integer, received "two"'],
+    // Decimal digits only, as for --budget (audit F, finding 9: these were taken as 2, 1 and 3).
+    [["search", "pdf", "--limit", "0x2"], 'error: --limit must be a positive integer, received "0x2"'],
+    [["search", "pdf", "--limit", "1e0"], 'error: --limit must be a positive integer, received "1e0"'],
+    [["search", "pdf", "--limit", " 3"], 'error: --limit must be a positive integer, received " 3"'],
     [["list", "--limit", "3"], "error: --limit applies to search only"],
   ])("%o", (argv, message) => {
     const { code, out, err } = run([...argv, "--root", root()]);

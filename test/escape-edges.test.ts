@@ -20,6 +20,8 @@ describe("cleanText", () => {
     ["\u0001 x \u0002", "x"], // a control character removed leaves the space beside it, which goes too
     ["a \t\n b\r\n", "a b"],
     ["\ud800x", "\ufffdx"],
+    // Two lone halves around a control stay two lone halves (audit F, finding 5: they became 😀).
+    ["\ud83d\u0001\ude00", "\ufffd\ufffd"],
   ])("%j is %j", (s, cleaned) => {
     expect(cleanText(s)).toBe(cleaned);
   });

@@ -1,7 +1,7 @@
 // The catalog renderer at its edges: a null entry, empty descriptions under a budget, and a description
 // one code point over the floor whose last character is cheap but whose first is dear to escape.
 import { describe, expect, test } from "vitest";
-import { renderCatalog, SkillError } from "../src/index.js";
+import { renderCatalog, SkillError, searchSkills } from "../src/index.js";
 import { MIN_DESCRIPTION } from "../src/render.js";
 import { skillInfo as info } from "./helpers/fixture.js";
 
@@ -16,6 +16,15 @@ describe("bad input", () => {
     expect(error).toBeInstanceOf(SkillError);
     expect((error as SkillError).code).toBe("invalid_input");
     expect((error as SkillError).message).toBe("renderCatalog: skills[1].name must be a string");
+  });
+
+  // Audit F, findings 7 and 8: a hole was counted as an omitted skill; null options threw a TypeError.
+  test.each([
+    [() => renderCatalog([, info("a", "A.")] as never), "renderCatalog: skills[0].name must be a string"],
+    [() => renderCatalog([info("a", "A.")], null as never), "renderCatalog: options must be an object"],
+    [() => searchSkills([, info("a", "A.")] as never, "a"), "search: skills[0].name must be a string"],
+  ])("%#: invalid_input", (run, message) => {
+    expect(run).toThrow(new SkillError("invalid_input", message));
   });
 });
 

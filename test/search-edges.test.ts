@@ -4,6 +4,7 @@
 import { describe, expect, test } from "vitest";
 import {
   type EmbedFunction,
+  renderCatalog,
   type SearchOptions,
   SkillError,
   type SkillInfo,
@@ -248,6 +249,41 @@ describe("with an embedder", () => {
     await searchSkills(plain, "zzzz", { embed: b.embed });
     expect(b.calls.catalog).toBe(2);
   });
+
+  // Audit F, findings 2-4.
+  test("a wrong answer is not cached: the next search asks again", async () => {
+    const frozen = Object.freeze(skills());
+    let calls = 0;
+    const embed = (async (texts: string[]) => {
+      if (texts.length > 1 && ++calls === 1) return [];
+      return texts.map((t) => (table as Record<string, number[]>)[t] ?? [0, 0]);
+    }) as EmbedFunction;
+    await expect(searchSkills(frozen, "zzzz", { embed })).rejects.toThrow(
+      "search: embed must return one vector per text (3 skills and 1 query, got 0 and 1)",
+    );
+    expect(names(await searchSkills(frozen, "zzzz", { embed }))).toEqual(["birch", "cedar", "amber"]);
+    expect(calls).toBe(2);
+  });
+
+  test("a skill vector longer than the query's counts its extra dimensions", async () => {
+    const long = { ...table, "birch: Two.": [1, 100], zzzz: [1] };
+    const got = await searchSkills(skills(), "zzzz", { embed: embedder(long).embed, minSimilarity: 0.5 });
+    // cos([1], [1, 100]) is 0.01 (it read 1): only the skills whose vectors lie along the query's pass.
+    expect(names(got)).toEqual(["cedar", "amber"]);
+  });
+
+  test("vectors of anything but numbers are invalid_input", async () => {
+    const strings = embedder({}, (texts) => texts.map(() => ["1", "0"]));
+    await expect(searchSkills(skills(), "zzzz", { embed: strings.embed })).rejects.toThrow(
+      "search: embed must return arrays of numbers",
+    );
+  });
+
+  test("an embedder that answers without a Promise is awaited all the same", async () => {
+    const sync = ((texts: string[]) =>
+      texts.map((t) => (table as Record<string, number[]>)[t] ?? [0, 0])) as unknown as EmbedFunction;
+    expect(names(await searchSkills(skills(), "zzzz", { embed: sync }))).toEqual(["birch", "cedar", "amber"]);
+  });
 });
 
 test("a plain array is indexed again on each search: a skill added to it is found", () => {
@@ -271,5 +307,17 @@ describe("relevanceOrder", () => {
 
   test("nothing shown, no places", () => {
     expect(relevanceOrder([info("lantern", "Lights.")], [], "lantern")).toEqual([]);
+  });
+
+  test("equally relevant skills keep list order, not name order (audit F, finding 1)", () => {
+    const skills = [
+      info("zulu", "Merge PDF files."),
+      info("alfa", "Merge PDF files."),
+      info("mid", "Other."),
+    ];
+    expect(relevanceOrder(skills, skills, "merge pdf")).toEqual([0, 1, 2]);
+    // So the later of two equals is the one a budget drops first.
+    const { text, omitted } = renderCatalog(skills, { format: "markdown", budget: 60, query: "merge pdf" });
+    expect([text.split("\n").map((l) => l.split(":")[0]), omitted]).toEqual([["- zulu"], 2]);
   });
 });

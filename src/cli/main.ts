@@ -105,8 +105,10 @@ function parse(argv: readonly string[], io: CliIo): Invocation | { help: string 
   for (const key of ["workspace", "home"] as const) {
     if (values[key] === "") throw new UsageError(`--${key} needs a non-empty path`);
   }
-  const limit = values.limit === undefined ? undefined : Number(values.limit);
-  if (limit !== undefined && (command !== "search" || !(Number.isSafeInteger(limit) && limit > 0))) {
+  // Decimal digits only, as for --budget (-1 otherwise): Number() would also take "0x2", "1e0" and " 3".
+  const limit =
+    values.limit === undefined ? undefined : /^\d{1,15}$/.test(values.limit) ? Number(values.limit) : -1;
+  if (limit !== undefined && (command !== "search" || limit <= 0)) {
     throw new UsageError(
       command !== "search"
         ? "--limit applies to search only"
