@@ -19,10 +19,15 @@ describe("bad input", () => {
   });
 
   // Audit F, findings 7 and 8: a hole was counted as an omitted skill; null options threw a TypeError.
+  const holey = () => {
+    const skills = new Array(2);
+    skills[1] = info("a", "A.");
+    return skills;
+  };
   test.each([
-    [() => renderCatalog([, info("a", "A.")] as never), "renderCatalog: skills[0].name must be a string"],
+    [() => renderCatalog(holey()), "renderCatalog: skills[0].name must be a string"],
     [() => renderCatalog([info("a", "A.")], null as never), "renderCatalog: options must be an object"],
-    [() => searchSkills([, info("a", "A.")] as never, "a"), "search: skills[0].name must be a string"],
+    [() => searchSkills(holey(), "a"), "search: skills[0].name must be a string"],
   ])("%#: invalid_input", (run, message) => {
     expect(run).toThrow(new SkillError("invalid_input", message));
   });
