@@ -122,6 +122,11 @@ class Watcher {
   #running: Promise<void> | undefined;
   /** Events came while a refresh ran: one more follows it. */
   #again = false;
+  /**
+   * The last refresh threw (strict mode): its hint was spent, and the scan cache is still the last good
+   * scan's, which would carry the failed batch's directories over unread. The next refresh looks everywhere.
+   */
+  #failed = false;
   #closing: Promise<void> | undefined;
   readonly #onAbort = () => void this.close();
 
@@ -194,7 +199,9 @@ class Watcher {
   /** Bring the watches up to date, refresh, report. Rejects only for a bug of this library. */
   async #cycle(): Promise<void> {
     // Taken before the watches are brought up to date: an event from now on is in the next hint.
-    let hint = this.#set?.takeHint();
+    const taken = this.#set?.takeHint();
+    // After a failed refresh, look everywhere (see #failed); the hint is spent either way.
+    let hint = this.#failed ? undefined : taken;
     try {
       await this.#set?.sync();
     } catch (e) {
@@ -207,7 +214,9 @@ class Watcher {
     let result: RefreshResult;
     try {
       result = await this.#refresh(hint);
+      this.#failed = false;
     } catch (e) {
+      this.#failed = true;
       if (this.#closing === undefined) this.#report(e);
       return;
     }

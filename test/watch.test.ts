@@ -314,6 +314,29 @@ describe("refreshes", () => {
     await w.until("bad fixed", () => names(w.skills).includes("bad"));
   });
 
+  test("the changes of a batch whose strict refresh failed are not lost (audit E, finding 1)", async () => {
+    // The batch's hint was spent on the failed refresh, so later scans carried its directories over
+    // from the last good scan: b's edit stayed unseen once a was fixed, and a's breakage too.
+    const root = writeTree({
+      "a/SKILL.md": skill("a"),
+      "b/SKILL.md": skill("b", "b0"),
+      "c/SKILL.md": skill("c", "c0"),
+    });
+    // Older than the scan's trust window (100 ms): a hinted scan then carries unnamed directories over.
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const w = await live([root], {}, { strict: true });
+    const descriptions = () => w.skills.listSkills().map((x) => x.description);
+    fs.writeFileSync(path.join(root, "b", "SKILL.md"), skill("b", "b1"));
+    fs.writeFileSync(path.join(root, "a", "SKILL.md"), "---\nname: [\n---\n");
+    await w.until("the error", () => w.errors.length > 0);
+    // Another skill is edited: the refresh it starts must see a again, still broken.
+    fs.writeFileSync(path.join(root, "c", "SKILL.md"), skill("c", "c1"));
+    await w.until("a second error", () => w.errors.length > 1);
+    expect(descriptions()).toEqual(["The a skill.", "b0", "c0"]);
+    fs.writeFileSync(path.join(root, "a", "SKILL.md"), skill("a"));
+    await w.until("b's and c's edits", () => descriptions().join() === "The a skill.,b1,c1");
+  });
+
   test("without onError, a strict failure is a warning under its code", async () => {
     const root = writeTree({ "a/SKILL.md": skill("a") });
     const w = await live([root], {}, { strict: true, defaultOnError: true });
