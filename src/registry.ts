@@ -299,7 +299,21 @@ function sameItems(a: readonly (readonly ScanItem[])[], b: readonly (readonly Sc
   if (a.length !== b.length) return false;
   return a.every((items, r) => {
     const other = b[r] as readonly ScanItem[];
-    return items.length === other.length && items.every((item, i) => item === other[i]);
+    return items.length === other.length && items.every((item, i) => sameItem(item, other[i] as ScanItem));
+  });
+}
+
+/**
+ * The same object, or warnings that say the same: a warning item (a dangling link, a root that is a
+ * file) is made anew by each scan, and counting it as a change made a watcher repeat every warning at
+ * each poll.
+ */
+function sameItem(a: ScanItem, b: ScanItem): boolean {
+  if (a === b) return true;
+  if (a.kind !== "warning" || b.kind !== "warning" || a.warnings.length !== b.warnings.length) return false;
+  return a.warnings.every((w, i) => {
+    const v = b.warnings[i] as SkillWarning;
+    return w.code === v.code && w.message === v.message && w.path === v.path && w.skill === v.skill;
   });
 }
 

@@ -337,6 +337,19 @@ describe("refreshes", () => {
     await w.until("b's and c's edits", () => descriptions().join() === "The a skill.,b1,c1");
   });
 
+  test.each([false, true])(
+    "a warning that stays is not repeated by each poll or at ready (polling: %s; audit E, finding 4)",
+    async (usePolling) => {
+      const root = writeTree({ "a/SKILL.md": skill("a"), gone: { symlink: "nowhere" } });
+      // Older than the scan's trust window (100 ms): each scan may reuse what it read of a.
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      const w = await live([root], { usePolling, pollMs: 20 });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      // The scan at creation said it once; ready and every poll since found nothing new to say.
+      expect(w.warnings.map((x) => x.code)).toEqual(["dangling_symlink"]);
+    },
+  );
+
   test("without onError, a strict failure is a warning under its code", async () => {
     const root = writeTree({ "a/SKILL.md": skill("a") });
     const w = await live([root], {}, { strict: true, defaultOnError: true });
