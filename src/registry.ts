@@ -311,10 +311,8 @@ function sameItems(a: readonly (readonly ScanItem[])[], b: readonly (readonly Sc
 function sameItem(a: ScanItem, b: ScanItem): boolean {
   if (a === b) return true;
   if (a.kind !== "warning" || b.kind !== "warning" || a.warnings.length !== b.warnings.length) return false;
-  return a.warnings.every((w, i) => {
-    const v = b.warnings[i] as SkillWarning;
-    return w.code === v.code && w.message === v.message && w.path === v.path && w.skill === v.skill;
-  });
+  // A scan's warning names its path in its message, and carries no skill.
+  return a.warnings.every((w, i) => w.code === b.warnings[i]?.code && w.message === b.warnings[i]?.message);
 }
 
 /**

@@ -167,7 +167,8 @@ async function fused(
   // The embedder is the caller's code: check its answer rather than fail deep inside cosine(), and
   // drop a wrong answer from the cache, so that the next search asks again.
   const wrong = (message: string) => {
-    vectorCache.get(index)?.delete(embed);
+    // skillVectors made this index's map before the answer came.
+    (vectorCache.get(index) as Map<EmbedFunction, Promise<number[][]>>).delete(embed);
     return invalid(message);
   };
   const count = (v: unknown) => (Array.isArray(v) ? v.length : typeof v);

@@ -40,6 +40,8 @@ describe("search", () => {
 
   test("--limit caps the list; --json prints the matches", () => {
     const dir = root();
+    // More digits than one are a number too.
+    expect(run(["search", "merge pdf files", "--limit", "12", "--json", "--root", dir]).code).toBe(0);
     const { out } = run(["search", "merge pdf files", "--limit", "1", "--json", "--root", dir]);
     const matches = JSON.parse(out) as { skill: { name: string }; score: number }[];
     expect(matches.map((m) => m.skill.name)).toEqual(["pdf-merge"]);

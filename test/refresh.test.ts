@@ -115,6 +115,39 @@ describe("refresh reuses what did not change", () => {
 });
 
 describe("refresh sees every change", () => {
+  // A warning item that says the same as the last scan's counts as no change (a watcher repeated them
+  // all at each poll); one that says something else must still replace it.
+  test("a warning that changes is the one kept: a dangling link become a loop, a second manifest gone", async () => {
+    const root = writeTree({
+      "a/SKILL.md": skill("a"),
+      gone: { symlink: "nowhere" },
+      "m/SKILL.md": { symlink: "nowhere" },
+      "m/skill.md": skill("m"),
+    });
+    // Old enough to be trusted: unchanged skills are then carried over, not read again (a new read
+    // would make the scan differ anyway, whatever its warnings).
+    await age(path.join(root, "a", "SKILL.md"));
+    const s = createAgentSkills({ roots: [{ path: root }], onWarning: () => {} });
+    const shown = () =>
+      s.warnings.map((w) => `${w.code} ${w.message.includes("ELOOP") ? "ELOOP" : "ENOENT"}`);
+    expect(shown()).toEqual([
+      "dangling_symlink ENOENT",
+      "multiple_manifests ENOENT",
+      "dangling_symlink ENOENT",
+    ]);
+    fs.unlinkSync(path.join(root, "gone"));
+    fs.symlinkSync("gone", path.join(root, "gone"));
+    expect(s.refresh()).toEqual({ added: [], removed: [], changed: [] });
+    expect(shown()).toEqual([
+      "dangling_symlink ELOOP",
+      "multiple_manifests ENOENT",
+      "dangling_symlink ENOENT",
+    ]);
+    fs.unlinkSync(path.join(root, "m", "skill.md"));
+    s.refresh();
+    expect(shown()).toEqual(["dangling_symlink ELOOP", "dangling_symlink ENOENT"]);
+  });
+
   test("an edit that keeps the file's size", async () => {
     const root = writeTree({ "a/SKILL.md": skill("a", "First words."), "b/SKILL.md": skill("b") });
     const file = path.join(root, "a/SKILL.md");

@@ -273,7 +273,7 @@ describe("with an embedder", () => {
   });
 
   test("vectors of anything but numbers are invalid_input", async () => {
-    const strings = embedder({}, (texts) => texts.map(() => ["1", "0"]));
+    const strings = embedder({}, (texts) => texts.map(() => [1, "0"]));
     await expect(searchSkills(skills(), "zzzz", { embed: strings.embed })).rejects.toThrow(
       "search: embed must return arrays of numbers",
     );
