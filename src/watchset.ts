@@ -48,6 +48,8 @@ interface DirWatch {
 interface RootWatch {
   readonly path: string;
   above: WatchHandle | undefined;
+  /** For a root that is a symlink: the folder its target lives in. */
+  target: WatchHandle | undefined;
   self: WatchHandle | undefined;
   dirty: boolean;
   names: Set<string> | null;
@@ -80,6 +82,7 @@ export class WatchSet {
     this.#roots = config.roots.map((root) => ({
       path: root.path,
       above: undefined,
+      target: undefined,
       self: undefined,
       dirty: true,
       names: null,
@@ -117,6 +120,7 @@ export class WatchSet {
     this.#closed = true;
     for (const rw of this.#roots) {
       rw.above?.close();
+      rw.target?.close();
       rw.self?.close();
       for (const dw of rw.dirs.values()) closeDir(dw);
       rw.dirs.clear();
@@ -148,8 +152,10 @@ export class WatchSet {
   }
 
   /**
-   * The folder above the root (so its creation, removal or replacement is seen), then the root, then
-   * its listing; a root whose parents do not exist yet is watched from its nearest existing ancestor.
+   * The folder above the root (so its creation, removal or replacement is seen), for a linked root the
+   * folder its target lives in (its target's removal, return or swap happens there, not beside the
+   * link), then the root, then its listing; a root whose parents do not exist yet is watched from its
+   * nearest existing ancestor.
    */
   async #syncRoot(r: number, rw: RootWatch): Promise<void> {
     const root = (this.#config.roots[r] as { path: string }).path;
@@ -157,8 +163,9 @@ export class WatchSet {
     rw.dirty = false;
     rw.names = new Set();
     rw.above?.close();
+    rw.target?.close();
     rw.self?.close();
-    rw.above = rw.self = undefined;
+    rw.above = rw.target = rw.self = undefined;
     for (let p = root, tries = 0; tries < 64; tries++) {
       const up = path.dirname(p);
       if (up === p) break;
@@ -175,6 +182,7 @@ export class WatchSet {
       // Created while the watch was being set: start again from the root, which finds it.
       p = root;
     }
+    rw.target = await this.#watchLinkTarget(root, () => this.#rootDirty(rw, null));
     const listing = (await isDirectory(root)) ? await this.#watchRoot(rw, root) : undefined;
     /** Each skill directory, and whether it is a symlink. */
     const children = new Map<string, boolean>();
@@ -248,23 +256,34 @@ export class WatchSet {
     if (rw.dirs.get(dir) !== next) closeDir(next);
   }
 
-  /** Watch the folder holding what `link` points to (resolved fully, else as written when it dangles) for that name. */
+  /** Watch the folder holding what `link` points to, for that name, with the directory's links. */
   async #watchTarget(dw: DirWatch, link: string, hit: () => void): Promise<void> {
+    const handle = await this.#watchLinkTarget(link, hit);
+    if (handle !== undefined) dw.links.push(handle);
+  }
+
+  /**
+   * A watch on the folder holding what `link` points to (resolved fully, else as written when it
+   * dangles), for that name; `undefined` when `link` is no symlink or that folder cannot be watched.
+   */
+  async #watchLinkTarget(link: string, hit: () => void): Promise<WatchHandle | undefined> {
+    let written: string;
+    try {
+      written = await readlinkAsync(link);
+    } catch {
+      // Not a symlink (or gone): nothing lives elsewhere.
+      return undefined;
+    }
     let target: string;
     try {
       target = await realpathAsync(link);
     } catch {
-      try {
-        target = path.resolve(path.dirname(link), await readlinkAsync(link));
-      } catch {
-        return;
-      }
+      target = path.resolve(path.dirname(link), written);
     }
     const name = path.basename(target);
-    const handle = this.#watch(path.dirname(target), (n) => {
+    return this.#watch(path.dirname(target), (n) => {
       if (n === null || n === name) hit();
     });
-    if (handle !== undefined) dw.links.push(handle);
   }
 
   /** A watch, or `undefined` when the path is gone or unreadable (the scan reports that). @throws {Degraded} */

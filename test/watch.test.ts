@@ -230,6 +230,27 @@ describe("roots that come and go", () => {
     await expectCurrent(w);
   });
 
+  test("a root that is a symlink: its target removed and made again, then swapped by renames (audit E, finding 2)", async () => {
+    const ws = tempDir();
+    const store = writeTree({ "a/SKILL.md": skill("a") }, path.join(ws, "store", "skills"));
+    const root = path.join(ws, "root");
+    fs.symlinkSync(store, root);
+    const w = await live([root]);
+    fs.rmSync(store, { recursive: true });
+    await w.until("a removed", () => names(w.skills).length === 0);
+    // Made again where the link points: only the target's folder sees it.
+    writeTree({ "b/SKILL.md": skill("b") }, store);
+    await w.until("b added", () => names(w.skills).includes("b"));
+    // Swapped by renames: the new one's edits are seen too.
+    const next = writeTree({ "c/SKILL.md": skill("c") }, path.join(ws, "store", "next"));
+    fs.renameSync(store, path.join(ws, "store", "old"));
+    fs.renameSync(next, store);
+    await w.until("c in place of b", () => names(w.skills).join() === "c");
+    fs.writeFileSync(path.join(store, "c", "SKILL.md"), skill("c", "edited"));
+    await w.until("c edited", () => description(w.skills, "c") === "edited");
+    await expectCurrent(w);
+  });
+
   test("a root that is a file, then a directory", async () => {
     const ws = tempDir();
     const root = path.join(ws, "skills");
