@@ -23,7 +23,7 @@ import {
   settled,
   trusted,
 } from "./scancache.js";
-import { type ManifestOutcome, parseManifest } from "./skill.js";
+import { type ManifestOutcome, parseManifest, sameOutcome } from "./skill.js";
 import type { SkillWarning } from "./types.js";
 import { warning } from "./warnings.js";
 
@@ -174,6 +174,7 @@ export function* inspect(
           ctx.read.set(sig, outcome);
         }
         if (outcome.ok) real = knownReal !== "" ? knownReal : yield* realpath(dir);
+        sig = revised(prev?.item, sig, outcome);
       }
     }
   } catch (e) {
@@ -205,6 +206,21 @@ export function* inspect(
     outcome = { ok: false, problem: "file", message: `cannot be read (${code})` };
   }
   return remember(fileSig, candidate(name, dir, file, sig, real, outcome, listing.warnings));
+}
+
+let revisions = 0;
+
+/**
+ * The signature a candidate read with raw signature `sig` keeps. A re-read under the last read's
+ * signature happens when that read could not be trusted (the file changed within its timestamps'
+ * granularity): the same content keeps the last signature; other content, as a same-size edit within a
+ * second gives on a coarse file system, gets one of its own, so that its catalog entry's key, the
+ * search index and `refresh()`'s `changed` see the edit.
+ */
+function revised(last: Candidate | undefined, sig: string, outcome: ManifestOutcome): string {
+  // The raw signature names the file too (device and inode): another file never matches.
+  if (last === undefined || last.sig.split("#")[0] !== sig) return sig;
+  return sameOutcome(last.outcome, outcome) ? last.sig : `${sig}#${++revisions}`;
 }
 
 /** The warning for a skill directory that cannot be listed or stat'ed: this scan cannot vouch for it. */

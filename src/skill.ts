@@ -52,6 +52,17 @@ export function parseManifest(bytes: Uint8Array, repair: boolean): ManifestOutco
   return { ok: true, fields: valid.value, body: split.body, repaired: fm.repaired };
 }
 
+/** Whether two outcomes serve the same skill: both valid, with equal fields, body bytes and repair. */
+export function sameOutcome(a: ManifestOutcome, b: ManifestOutcome): boolean {
+  return (
+    a.ok &&
+    b.ok &&
+    a.repaired === b.repaired &&
+    Buffer.compare(a.body, b.body) === 0 &&
+    JSON.stringify(a.fields) === JSON.stringify(b.fields)
+  );
+}
+
 /** The file line of top-level key `key` in frontmatter text, if it is written there. */
 export function keyLine(frontmatter: string, key: string): number | undefined {
   const lines = frontmatter.split("\n");

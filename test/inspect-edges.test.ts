@@ -16,6 +16,7 @@ import {
   type ScanCache,
   type ScanItem,
 } from "../src/scancache.js";
+import { parseManifest } from "../src/skill.js";
 import { errnoError, failAt } from "./helpers/faults.js";
 import { manifest, skill, tempDir, writeTree } from "./helpers/fixture.js";
 
@@ -291,6 +292,52 @@ describe("what a read gives", () => {
 });
 
 describe("the memo and the next scan", () => {
+  test("a re-read under the last read's signature: other content gets a signature of its own (audit F, finding 10)", () => {
+    // Nothing trusted: each scan reads the manifest again, as within a change's timestamp granularity.
+    const untrusted: After = [0, 0];
+    const dir = skillDir({ "SKILL.md": skill("demo", "First.") });
+    const first = scan(dir, { after: untrusted });
+    const read = first.item as Candidate;
+    expect(first.memo?.fileSig).toBe("");
+    // The same content under the same signature keeps it: the catalog entry's key, and `changed`, stay.
+    expect((scan(dir, { previous: first.next, after: untrusted }).item as Candidate).sig).toBe(read.sig);
+    // A coarse file system gives a same-size edit within its granularity the very same signature:
+    // a last read of other content under this signature stands for it.
+    const other = parseManifest(Buffer.from(skill("demo", "Other.")), true);
+    const memo = first.memo as DirMemo;
+    const previous: ScanCache = {
+      dirs: new Map([[dir, { ...memo, item: { ...read, outcome: other } }]]),
+      roots: new Map(),
+    };
+    const again = scan(dir, { previous, after: untrusted }).item as Candidate;
+    expect(again.sig).not.toBe(read.sig);
+    expect(again.sig.startsWith(`${read.sig}#`)).toBe(true);
+    // Other body alone, or the same fields read only after the repair, are other content too.
+    const repaired = { ...read.outcome, repaired: true } as Candidate["outcome"];
+    for (const outcome of [
+      parseManifest(Buffer.from(manifest("name: demo\ndescription: First.", "Another body.")), true),
+      repaired,
+    ]) {
+      const differs = { ...read, outcome };
+      const got = scan(dir, {
+        previous: { dirs: new Map([[dir, { ...memo, item: differs }]]), roots: new Map() },
+        after: untrusted,
+      });
+      expect((got.item as Candidate).sig.startsWith(`${read.sig}#`)).toBe(true);
+    }
+    // And the next read of that content keeps the new one.
+    const next = scan(dir, {
+      previous: { dirs: new Map([[dir, { ...memo, item: again }]]), roots: new Map() },
+      after: untrusted,
+    });
+    expect((next.item as Candidate).sig).toBe(again.sig);
+    // A file touched since (a new raw signature) takes it, whatever the content.
+    fs.utimesSync(path.join(dir, "SKILL.md"), new Date(2_000_000_000_000), new Date(2_000_000_000_000));
+    const touched = scan(dir, { previous: first.next, after: untrusted }).item as Candidate;
+    expect(touched.sig).not.toBe(read.sig);
+    expect(touched.sig.includes("#")).toBe(false);
+  });
+
   test('a directory without a manifest: its memo has no item and fileSig ""', () => {
     const dir = skillDir({ "README.md": "no manifest" });
     const { item, memo, after } = scan(dir);
