@@ -208,8 +208,6 @@ export function* inspect(
   return remember(fileSig, candidate(name, dir, file, sig, real, outcome, listing.warnings));
 }
 
-let revisions = 0;
-
 /**
  * The signature a candidate read with raw signature `sig` keeps. A re-read under the last read's
  * signature happens when that read could not be trusted (the file changed within its timestamps'
@@ -219,8 +217,10 @@ let revisions = 0;
  */
 function revised(last: Candidate | undefined, sig: string, outcome: ManifestOutcome): string {
   // The raw signature names the file too (device and inode): another file never matches.
-  if (last === undefined || last.sig.split("#")[0] !== sig) return sig;
-  return sameOutcome(last.outcome, outcome) ? last.sig : `${sig}#${++revisions}`;
+  if (last === undefined) return sig;
+  const [raw, revision = "0"] = last.sig.split("#");
+  if (raw !== sig) return sig;
+  return sameOutcome(last.outcome, outcome) ? last.sig : `${sig}#${Number(revision) + 1}`;
 }
 
 /** The warning for a skill directory that cannot be listed or stat'ed: this scan cannot vouch for it. */

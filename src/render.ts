@@ -1,7 +1,7 @@
 // SkillInfo[] → the catalog text an agent puts in its prompt (xml, markdown or json), within a character budget.
 import { SkillError } from "./errors.js";
 import { cleanText, SHAPES, type Shape, unshowablePath } from "./escape.js";
-import { relevanceOrder } from "./search.js";
+import { checkSkills, relevanceOrder } from "./search.js";
 import type { CatalogFormat, SkillInfo } from "./types.js";
 
 export type { CatalogFormat } from "./types.js";
@@ -82,13 +82,10 @@ function toEntry(
   // took about 20 times the text (`catalog` of 2,000 descriptions of 15 KB: 758 MB, `list`: 178 MB).
   const points = budgeted ? Array.from(description) : [description];
   const cut = [0];
-  if (!budgeted) cut.push(shape.text(description).length);
-  else {
-    for (const p of points) {
-      const cost = costs.get(p) ?? shape.text(p).length;
-      costs.set(p, cost);
-      cut.push((cut.at(-1) ?? 0) + cost);
-    }
+  for (const p of points) {
+    const cost = costs.get(p) ?? shape.text(p).length;
+    costs.set(p, cost);
+    cut.push((cut.at(-1) ?? 0) + cost);
   }
   return {
     index,
@@ -195,13 +192,7 @@ function invalid(message: string): SkillError {
 }
 
 function checkInput(skills: unknown, options: RenderCatalogOptions): void {
-  if (!Array.isArray(skills)) throw invalid(`skills must be an array of SkillInfo, got ${typeof skills}`);
-  // An index loop: forEach skips the holes of a sparse array.
-  for (let i = 0; i < skills.length; i++) {
-    const s = skills[i] as Partial<Record<string, unknown>> | null | undefined;
-    for (const key of ["name", "description", "path"])
-      if (typeof s?.[key] !== "string") throw invalid(`skills[${i}].${key} must be a string`);
-  }
+  checkSkills(skills, ["name", "description", "path"], invalid);
   if (typeof options !== "object" || options === null) throw invalid("options must be an object");
   const { format, budget, filter, query } = options;
   if (format !== undefined && !Object.hasOwn(SHAPES, format))

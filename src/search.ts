@@ -50,6 +50,23 @@ function invalid(message: string): SkillError {
   return new SkillError("invalid_input", `search: ${message}`);
 }
 
+/**
+ * Check that `skills` is an array whose every entry has a string under each of `keys`; `invalid` makes
+ * the error. An index loop: forEach would skip the holes of a sparse array.
+ */
+export function checkSkills(
+  skills: unknown,
+  keys: readonly string[],
+  invalid: (message: string) => SkillError,
+): void {
+  if (!Array.isArray(skills)) throw invalid(`skills must be an array of SkillInfo, got ${typeof skills}`);
+  for (let i = 0; i < skills.length; i++) {
+    const s = skills[i] as Partial<Record<string, unknown>> | null | undefined;
+    for (const key of keys)
+      if (typeof s?.[key] !== "string") throw invalid(`skills[${i}].${key} must be a string`);
+  }
+}
+
 /** Check the query and options before any work, naming the option and the value received. */
 export function resolveSearch(query: unknown, options: unknown): Resolved {
   if (typeof query !== "string") throw invalid(`query must be a string, got ${typeof query}`);
@@ -209,13 +226,7 @@ const indexCache = new WeakMap<readonly SkillInfo[], SearchIndex>();
 function indexOf(skills: readonly SkillInfo[]): SearchIndex {
   let index = indexCache.get(skills);
   if (index === undefined) {
-    if (!Array.isArray(skills)) throw invalid(`skills must be an array of SkillInfo, got ${typeof skills}`);
-    // An index loop: forEach skips the holes of a sparse array.
-    for (let i = 0; i < skills.length; i++) {
-      const s = skills[i] as Partial<Record<string, unknown>> | null | undefined;
-      for (const key of ["name", "description"])
-        if (typeof s?.[key] !== "string") throw invalid(`skills[${i}].${key} must be a string`);
-    }
+    checkSkills(skills, ["name", "description"], invalid);
     const bodyOf = (s: SkillInfo) => (s as { body?: unknown }).body;
     index = buildIndex(
       skills.map((skill, i) => {

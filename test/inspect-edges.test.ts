@@ -312,6 +312,8 @@ describe("the memo and the next scan", () => {
     const again = scan(dir, { previous, after: untrusted }).item as Candidate;
     expect(again.sig).not.toBe(read.sig);
     expect(again.sig.startsWith(`${read.sig}#`)).toBe(true);
+    // The revision counts on from the last one's, so it always differs from it.
+    expect(again.sig).toBe(`${read.sig}#1`);
     // Other body alone, or the same fields read only after the repair, are other content too.
     const repaired = { ...read.outcome, repaired: true } as Candidate["outcome"];
     for (const outcome of [

@@ -46,12 +46,16 @@ const parseWith = (args: string[]) =>
   parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true, tokens: true });
 
 /** `--budget`: a non-negative integer, written in decimal digits. */
+/** A count written in decimal digits, else `undefined`: Number() would also take "0x2", "1e0" and " 3". */
+const count = (value: string): number | undefined => (/^\d{1,15}$/.test(value) ? Number(value) : undefined);
+
 function budgetOf(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^\d{1,15}$/.test(value)) {
+  const budget = count(value);
+  if (budget === undefined) {
     throw new UsageError(`--budget must be a non-negative integer, received ${JSON.stringify(value)}`);
   }
-  return Number(value);
+  return budget;
 }
 
 function parse(argv: readonly string[], io: CliIo): Invocation | { help: string } | "version" {
@@ -105,10 +109,9 @@ function parse(argv: readonly string[], io: CliIo): Invocation | { help: string 
   for (const key of ["workspace", "home"] as const) {
     if (values[key] === "") throw new UsageError(`--${key} needs a non-empty path`);
   }
-  // Decimal digits only, as for --budget (-1 otherwise): Number() would also take "0x2", "1e0" and " 3".
-  const limit =
-    values.limit === undefined ? undefined : /^\d{1,15}$/.test(values.limit) ? Number(values.limit) : -1;
-  if (limit !== undefined && (command !== "search" || limit <= 0)) {
+  // 0 for anything but a positive count: "0", or not decimal digits.
+  const limit = values.limit === undefined ? undefined : (count(values.limit) ?? 0);
+  if (limit !== undefined && (command !== "search" || limit === 0)) {
     throw new UsageError(
       command !== "search"
         ? "--limit applies to search only"
