@@ -44,6 +44,54 @@ const report = {
 };
 console.log(JSON.stringify(report));
 `;
+/**
+ * What a long-lived agent runtime does on top of discovery: the async scan, search, and watch() seeing a
+ * skill added, edited and removed (each within 10 s). Plain JavaScript, run as it is on every runtime.
+ */
+const LIVE = `
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { createAgentSkillsAsync, setWarnSink } from "@clarvis/agent-skills";
+
+setWarnSink(() => {});
+const root = process.argv[2];
+const put = (name, description) => {
+  fs.mkdirSync(path.join(root, name), { recursive: true });
+  fs.writeFileSync(path.join(root, name, "SKILL.md"), \`---\\nname: \${name}\\ndescription: \${description}\\n---\\nBody.\\n\`);
+};
+put("pdf", "Extract text and tables from PDF files");
+put("slides", "Turn meeting notes into a slide deck");
+// Older than the library's 100 ms trust window, so the first refresh reads nothing again.
+await new Promise((resolve) => setTimeout(resolve, 300));
+const skills = await createAgentSkillsAsync({ roots: [{ path: root }] });
+const report = {
+  names: skills.listSkills().map((s) => s.name),
+  search: skills.search("convert a PDF to text").map((m) => m.skill.name),
+  changes: [],
+};
+let wake = () => {};
+const watcher = skills.watch({
+  onChange: ({ added, removed, changed }) => {
+    report.changes.push({ added, removed, changed });
+    wake();
+  },
+});
+await watcher.ready;
+for (const step of [
+  () => put("notes", "Summarise meeting notes"),
+  () => put("pdf", "Extract text, tables and images from PDF files"),
+  () => fs.rmSync(path.join(root, "notes"), { recursive: true }),
+]) {
+  let timer;
+  const seen = new Promise((resolve) => { wake = resolve; });
+  step();
+  await Promise.race([seen, new Promise((resolve) => { timer = setTimeout(resolve, 10_000); })]);
+  clearTimeout(timer);
+}
+await watcher.close();
+report.description = skills.listSkills().find((s) => s.name === "pdf")?.description;
+console.log(JSON.stringify(report));
+`;
 const IMPORTS = `import { type CatalogFormat, createAgentSkills, renderCatalog, SkillError, type SkillInfo } from "@clarvis/agent-skills";`;
 
 /** The fields of a listed skill the CLI test reads. */
@@ -139,6 +187,7 @@ beforeAll(() => {
         },
         files: ["consumer.mts", "consumer.cts"],
       }),
+      "live.mjs": LIVE,
       // Quoted prose that is not valid YAML: loading it needs the lazily required `yaml` package.
       "skills/pdf/SKILL.md": manifest("name: pdf\ndescription: Use when: the user hands over a PDF"),
     },
@@ -226,6 +275,27 @@ describe("an installed consumer", () => {
       catalog: `- pdf: Use when: the user hands over a PDF (\`${path.join(project, "skills", "pdf", "SKILL.md")}\`)`,
     });
   });
+
+  test.each([{ name: "this Node.js" }, ...RUNTIMES].map((r) => r.name))(
+    "on %s, the async scan, search and watch() (a skill added, edited, removed) work as on Node.js",
+    (runtime) => {
+      const command = runtime === "this Node.js" ? [process.execPath] : runtimes.get(runtime);
+      if (command === undefined) return expect(ON_LINUX_X64).toBe(false);
+      const [exe, ...args] = command as [string, ...string[]];
+      const root = fs.mkdtempSync(path.join(project, "live-"));
+      expect(JSON.parse(run(exe, [...args, "live.mjs", root], project))).toEqual({
+        names: ["pdf", "slides"],
+        search: ["pdf"],
+        changes: [
+          { added: ["notes"], removed: [], changed: [] },
+          { added: [], removed: [], changed: ["pdf"] },
+          { added: [], removed: ["notes"], changed: [] },
+        ],
+        description: "Extract text, tables and images from PDF files",
+      });
+    },
+    30_000,
+  );
 
   test.each([{ name: "this Node.js" }, ...RUNTIMES].map((r) => r.name))(
     "the installed CLI runs on %s",
