@@ -35,7 +35,7 @@ import type {
   WatchOptions,
 } from "./types.js";
 import { checkSink, emit } from "./warnings.js";
-import { startWatch } from "./watch.js";
+import { startWatch, type WatcherGroup } from "./watch.js";
 
 interface Snapshot extends Merged {
   readonly list: readonly SkillInfo[];
@@ -93,6 +93,8 @@ class Registry implements AgentSkills {
   #indexed: { readonly list: readonly SkillInfo[]; readonly index: SearchIndex } | undefined;
   /** True while this instance's warnings are being handed to a sink: a refresh from there is refused. */
   #emitting = false;
+  /** The open watchers of this instance: see {@link WatcherGroup}. */
+  readonly #watchers: WatcherGroup = new Set();
 
   constructor(config: SkillConfig, onWarning: WarnSink | undefined) {
     this.config = config;
@@ -217,6 +219,7 @@ class Registry implements AgentSkills {
       this.config,
       (hint) => this.#refreshAsync(true, hint),
       (warnings) => this.#emit(warnings),
+      this.#watchers,
       options,
     );
   }

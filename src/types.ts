@@ -257,7 +257,10 @@ export interface SearchOptions {
 
 /** Options of `AgentSkills.watch`. */
 export interface WatchOptions {
-  /** Called after each refresh that changed the catalog, once the new snapshot is in place. */
+  /**
+   * Called after each refresh that changed the catalog, once the new snapshot is in place. Every open
+   * watcher of the instance hears every change once, whichever of them ran the refresh that found it.
+   */
   onChange?: (result: RefreshResult) => void;
   /**
    * Called with the error of a refresh that threw (strict mode; the last good snapshot stays), or with

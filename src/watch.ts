@@ -23,6 +23,12 @@ const DEFAULTS = {
   usePolling: false,
 } as const satisfies Partial<WatchOptions>;
 
+/**
+ * The open watchers of one instance. The changes a watcher's refresh finds are reported to every one
+ * of them: the refreshes of the others, answering the same events, then find nothing new.
+ */
+export type WatcherGroup = Set<{ deliver(result: RefreshResult): void }>;
+
 /** A burst of events delays its refresh by at most this many debounce periods. */
 const MAX_WAIT_PERIODS = 10;
 
@@ -90,16 +96,18 @@ function resolveWatchOptions(options: unknown): Resolved {
 
 /**
  * Watch the roots of `config` and run `refresh` when they change. `refresh` is the instance's
- * `refreshAsync` (quiet about warnings when nothing changed); `warn` its warn sink.
+ * `refreshAsync` (quiet about warnings when nothing changed); `warn` its warn sink; `group` the
+ * instance's open watchers, which the new one joins until it closes.
  * @throws {StartupError} for unusable options.
  */
 export function startWatch(
   config: SkillConfig,
   refresh: Refresh,
   warn: Warn,
+  group: WatcherGroup,
   options?: WatchOptions,
 ): SkillWatcher {
-  const watcher = new Watcher(config, refresh, warn, resolveWatchOptions(options));
+  const watcher = new Watcher(config, refresh, warn, group, resolveWatchOptions(options));
   return Object.freeze({ ready: watcher.ready, close: () => watcher.close() });
 }
 
@@ -114,6 +122,7 @@ class Watcher {
   readonly #refresh: Refresh;
   readonly #warn: Warn;
   readonly #o: Resolved;
+  readonly #group: WatcherGroup;
   #set: WatchSet | undefined;
   #debounce: NodeJS.Timeout | undefined;
   #poll: NodeJS.Timeout | undefined;
@@ -130,10 +139,11 @@ class Watcher {
   #closing: Promise<void> | undefined;
   readonly #onAbort = () => void this.close();
 
-  constructor(config: SkillConfig, refresh: Refresh, warn: Warn, o: Resolved) {
+  constructor(config: SkillConfig, refresh: Refresh, warn: Warn, group: WatcherGroup, o: Resolved) {
     this.#refresh = refresh;
     this.#warn = warn;
     this.#o = o;
+    this.#group = group;
     if (o.signal?.aborted) {
       this.#closing = Promise.resolve();
       this.ready = this.#closing;
@@ -141,6 +151,7 @@ class Watcher {
     }
     // Not `once`: #shutdown removes it, whether the abort or a close() came first.
     o.signal?.addEventListener("abort", this.#onAbort);
+    group.add(this);
     if (o.usePolling) this.#startPolling();
     else this.#set = new WatchSet(config, o.persistent, () => this.#schedule());
     // The first cycle sets the watches, then refreshes: whatever changed since the instance's last scan
@@ -155,6 +166,7 @@ class Watcher {
   }
 
   async #shutdown(): Promise<void> {
+    this.#group.delete(this);
     this.#o.signal?.removeEventListener("abort", this.#onAbort);
     clearTimeout(this.#debounce);
     clearInterval(this.#poll);
@@ -220,8 +232,15 @@ class Watcher {
       if (this.#closing === undefined) this.#report(e);
       return;
     }
-    if (this.#closing !== undefined) return;
     if (result.added.length + result.removed.length + result.changed.length === 0) return;
+    // Every open watcher hears it, this one too unless it closed meanwhile; a copy, since an onChange
+    // may close a watcher or start one.
+    for (const watcher of [...this.#group]) watcher.deliver(result);
+  }
+
+  /** Report `result` to onChange, unless closing; what onChange throws goes to this watcher's onError. */
+  deliver(result: RefreshResult): void {
+    if (this.#closing !== undefined) return;
     try {
       this.#o.onChange(result);
     } catch (e) {

@@ -16,7 +16,7 @@ import {
   type WatchOptions,
 } from "../src/index.js";
 import type { ScanHint } from "../src/scan.js";
-import { startWatch } from "../src/watch.js";
+import { startWatch, type WatcherGroup } from "../src/watch.js";
 import { errnoError } from "./helpers/faults.js";
 import { skill, writeTree } from "./helpers/fixture.js";
 
@@ -82,12 +82,14 @@ function watch(
   root: string,
   refresh: (hint: ScanHint | undefined) => Promise<RefreshResult>,
   options?: WatchOptions,
+  group: WatcherGroup = new Set(),
 ) {
   const warnings: SkillWarning[] = [];
   const w = startWatch(
     resolveConfig({ roots: [{ path: root }] }),
     refresh,
     (ws) => warnings.push(...ws),
+    group,
     options,
   );
   open.push(w);
@@ -136,7 +138,7 @@ describe("options", () => {
     const { refresh, calls } = fakeRefresh(NONE);
     const root = writeTree({});
     const config = resolveConfig({ roots: [{ path: root }] });
-    expect(() => startWatch(config, refresh, () => {}, options as WatchOptions)).toThrow(
+    expect(() => startWatch(config, refresh, () => {}, new Set(), options as WatchOptions)).toThrow(
       new StartupError(message),
     );
     expect(calls).toEqual([]);
@@ -372,6 +374,69 @@ describe("close() and the signal", () => {
       await closed;
       expect([reported, warnings]).toEqual([[], []]);
     }
+  });
+
+  test("a refresh under way when its watcher closes still reports to the other watchers of the instance", async () => {
+    const group: WatcherGroup = new Set();
+    const held = fakeRefresh();
+    const heard: [string, RefreshResult][] = [];
+    const polling = { usePolling: true, pollMs: NEVER } as const;
+    const root = writeTree({});
+    const closing = watch(
+      root,
+      held.refresh,
+      { ...polling, onChange: (r) => heard.push(["closing", r]) },
+      group,
+    );
+    const other = watch(
+      root,
+      fakeRefresh(NONE).refresh,
+      { ...polling, onChange: (r) => heard.push(["other", r]) },
+      group,
+    );
+    await other.w.ready;
+    await until("the first refresh", () => held.calls.length === 1);
+    const closed = closing.w.close();
+    const x = { added: ["x"], removed: [], changed: [] };
+    held.calls[0]?.settle(x);
+    await closed;
+    expect(heard).toEqual([["other", x]]);
+    expect(group.size).toBe(1);
+  });
+
+  test("a watcher that an earlier watcher's onChange closes does not hear the change", async () => {
+    const group: WatcherGroup = new Set();
+    const held = fakeRefresh();
+    const heard: string[] = [];
+    const polling = { usePolling: true, pollMs: NEVER } as const;
+    const root = writeTree({});
+    let closed: Promise<void> | undefined;
+    const later = { close: () => Promise.resolve() };
+    watch(
+      root,
+      held.refresh,
+      {
+        ...polling,
+        onChange: () => {
+          heard.push("first");
+          closed = later.close();
+        },
+      },
+      group,
+    );
+    const second = watch(
+      root,
+      fakeRefresh(NONE).refresh,
+      { ...polling, onChange: () => heard.push("second") },
+      group,
+    );
+    later.close = () => second.w.close();
+    await second.w.ready;
+    await until("the first refresh", () => held.calls.length === 1);
+    held.calls[0]?.settle({ added: ["x"], removed: [], changed: [] });
+    await until("the first watcher's report", () => heard.length > 0);
+    await closed;
+    expect(heard).toEqual(["first"]);
   });
 
   test("events during a refresh that close() outlives start nothing, and leave no timer behind", async () => {

@@ -525,6 +525,81 @@ describe("refreshes", () => {
   });
 });
 
+describe("several watchers on one instance (audit E, finding 5)", () => {
+  test("each change is reported once to every open watcher, whichever refreshed; a closed one hears nothing", async () => {
+    const root = writeTree({ "a/SKILL.md": skill("a") });
+    const skills = createAgentSkills({ roots: [{ path: root }] });
+    const heard: Record<"first" | "second" | "third", RefreshResult[]> = { first: [], second: [], third: [] };
+    const waits = waiter(LIMIT_MS);
+    const watch = (who: keyof typeof heard) => {
+      const watcher = skills.watch({
+        debounceMs: 10,
+        onChange: (r) => {
+          heard[who].push(r);
+          waits.wake();
+        },
+      });
+      open.push(watcher);
+      return watcher;
+    };
+    const first = watch("first");
+    const second = watch("second");
+    const third = watch("third");
+    await Promise.all([first.ready, second.ready, third.ready]);
+    writeTree({ "b/SKILL.md": skill("b") }, root);
+    const all = (n: number) => () => Object.values(heard).every((h) => h.length >= n);
+    await waits.until(all(1), () => `not all heard b: ${JSON.stringify(heard)}`);
+    await third.close();
+    fs.rmSync(path.join(root, "a"), { recursive: true });
+    await waits.until(
+      () => heard.first.length >= 2 && heard.second.length >= 2,
+      () => `not both heard a go: ${JSON.stringify(heard)}`,
+    );
+    // Every watcher's own refresh has run by now (each found nothing new): no report came twice.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const b = { added: ["b"], removed: [], changed: [] };
+    const a = { added: [], removed: ["a"], changed: [] };
+    expect(heard).toEqual({ first: [b, a], second: [b, a], third: [b] });
+  });
+
+  test("what one watcher's onChange throws goes to its own onError; the others still hear the change", async () => {
+    const root = writeTree({ "a/SKILL.md": skill("a") });
+    const skills = createAgentSkills({ roots: [{ path: root }] });
+    const boom = new Error("boom");
+    const errors: [string, unknown][] = [];
+    const heard: RefreshResult[] = [];
+    const waits = waiter(LIMIT_MS);
+    const throwing = skills.watch({
+      debounceMs: 10,
+      onChange: () => {
+        throw boom;
+      },
+      onError: (e) => {
+        errors.push(["throwing", e]);
+        waits.wake();
+      },
+    });
+    const quiet = skills.watch({
+      debounceMs: 10,
+      onChange: (r) => {
+        heard.push(r);
+        waits.wake();
+      },
+      onError: (e) => errors.push(["quiet", e]),
+    });
+    open.push(throwing, quiet);
+    await Promise.all([throwing.ready, quiet.ready]);
+    writeTree({ "b/SKILL.md": skill("b") }, root);
+    await waits.until(
+      () => errors.length > 0 && heard.length > 0,
+      () => "the change or the error not seen",
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(errors).toEqual([["throwing", boom]]);
+    expect(heard).toEqual([{ added: ["b"], removed: [], changed: [] }]);
+  });
+});
+
 describe("degraded: polling", () => {
   test("a watch refused with ENOSPC polls instead, with a watch_degraded warning naming the cause", async () => {
     const root = writeTree({ "a/SKILL.md": skill("a") });
