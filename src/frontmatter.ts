@@ -51,6 +51,10 @@ function aliasCount(text: string): number {
 /** A document as the `yaml` package parses it. */
 type YamlDocument = ReturnType<ReturnType<typeof yaml>["parseDocument"]>;
 
+/** Where a parsed node starts: `yaml` sets the range of every node it composes (only built ones lack it). */
+const start = (node: { range?: [number, number, number] | null | undefined }): number =>
+  (node.range as [number, number, number])[0];
+
 /** Whether the composed document, aliases expanded, weighs more than `limit`; a cycle of aliases does. */
 function expansionExceeds(doc: YamlDocument, limit: number): boolean {
   const y = yaml();
@@ -71,7 +75,8 @@ function expansionExceeds(doc: YamlDocument, limit: number): boolean {
     if (y.isAlias(node)) {
       const source = twice.has(node.source) ? node.resolve(doc) : anchors.get(node.source);
       if (memo.get(source) === -1) return Number.POSITIVE_INFINITY;
-      return source === undefined ? 1 : weigh(source);
+      // Every alias has its anchor here: unresolved ones were refused before this runs.
+      return weigh(source);
     }
     const known = memo.get(node);
     if (known !== undefined && known >= 0) return known;
@@ -121,7 +126,7 @@ function treeExceeds(root: unknown, limit: number, before = Number.POSITIVE_INFI
   const stack: [unknown, number][] = [[root, 1]];
   for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
     const [node, depth] = item;
-    if (!y.isCollection(node) || (node.range?.[0] ?? 0) >= before) continue;
+    if (!y.isCollection(node) || start(node) >= before) continue;
     if (depth > limit) return true;
     for (const child of node.items) {
       if (y.isPair(child)) stack.push([child.key, depth + 1], [child.value, depth + 1]);
@@ -148,7 +153,7 @@ function unresolvedAlias(doc: YamlDocument): { source: string; at: number } | un
       // An alias's source is a name, never undefined.
       if (!y.isAlias(node)) anchors.add(node.anchor);
       else if (!anchors.has(node.source)) {
-        found = { source: node.source, at: node.range?.[0] ?? 0 };
+        found = { source: node.source, at: start(node) };
         return y.visit.BREAK;
       }
       return undefined;
@@ -204,9 +209,10 @@ function parseYaml(text: string): ParsedFrontmatter {
     }
     data = doc.toJS({ maxAliasCount: 100 });
   } catch (e) {
-    // toJS throws for alias bombs (ReferenceError), and overflows its stack on aliases nested in aliases.
+    // toJS throws for alias bombs (ReferenceError), and overflows its stack on aliases nested in aliases;
+    // `yaml` throws nothing but errors.
     if (e instanceof RangeError) return TOO_DEEP;
-    return { ok: false, message: `invalid YAML: ${e instanceof Error ? e.message : String(e)}` };
+    return { ok: false, message: `invalid YAML: ${(e as Error).message}` };
   }
   return checkMapping(data, false);
 }
