@@ -104,10 +104,6 @@ export function fsCode(e: unknown): string {
   throw e;
 }
 
-const O_NONBLOCK = fs.constants.O_NONBLOCK ?? 0;
-const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
-const O_NOCTTY = fs.constants.O_NOCTTY ?? 0;
-
 function entryType(d: fs.Dirent): EntryType {
   if (d.isDirectory()) return "dir";
   if (d.isFile()) return "file";
@@ -147,7 +143,9 @@ function kindOf(st: fs.Stats): string {
 function manifestFlags(noFollow: boolean): number {
   // O_NONBLOCK: opening a FIFO must not wait for a writer; the fstat below then refuses it.
   // O_NOCTTY: a manifest that is (or links to) a terminal device must not become our controlling terminal.
-  return fs.constants.O_RDONLY | O_NONBLOCK | O_NOCTTY | (noFollow ? O_NOFOLLOW : 0);
+  // A flag the platform lacks (Windows has none of these three) is undefined, which `|` takes as 0.
+  const { O_RDONLY, O_NONBLOCK, O_NOCTTY, O_NOFOLLOW } = fs.constants;
+  return O_RDONLY | O_NONBLOCK | O_NOCTTY | (noFollow ? O_NOFOLLOW : 0);
 }
 
 function checkManifest(st: fs.Stats): ManifestRead | undefined {
