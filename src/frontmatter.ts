@@ -2,10 +2,14 @@
 import { fastParse, YAML_ERROR } from "./fastyaml.js";
 import yaml from "./loadyaml.cjs";
 
-/** The parsed frontmatter, or a located reason. `line`/`column` are 1-based within the frontmatter text. */
+/**
+ * The parsed frontmatter, or a reason, located or not. `line`/`column` are 1-based within the
+ * frontmatter text, and come together.
+ */
 export type ParsedFrontmatter =
   | { readonly ok: true; readonly data: Record<string, unknown>; readonly repaired: boolean }
-  | { readonly ok: false; readonly message: string; readonly line?: number; readonly column?: number };
+  | { readonly ok: false; readonly message: string; readonly line?: undefined; readonly column?: undefined }
+  | { readonly ok: false; readonly message: string; readonly line: number; readonly column: number };
 
 /** Deeper frontmatter than this is refused: real manifests nest two or three levels. */
 export const MAX_DEPTH = 64;
