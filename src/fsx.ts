@@ -1,5 +1,6 @@
 // The only door to the file system: symlink, size and file-type rules, errno handling, sync and async drivers.
 import * as fs from "node:fs";
+import { sep } from "node:path";
 import { promisify } from "node:util";
 
 /** The largest manifest read, in bytes (1 MiB). */
@@ -81,6 +82,14 @@ export function setFaultHook(hook: FaultHook | null): void {
 
 function fault(op: string, path: string): void {
   if (faultHook !== null) faultHook(op, path);
+}
+
+/**
+ * Whether `p` is `dir` or lies below it, both absolute and normalised: the one test of confinement.
+ * `dir` may be a root (`/`), which already ends with the separator.
+ */
+export function within(p: string, dir: string): boolean {
+  return p === dir || p.startsWith(dir.endsWith(sep) ? dir : dir + sep);
 }
 
 // The errno policy, decided here once: an fs error is known by its errno code, and the callers decide
