@@ -123,6 +123,19 @@ describe("roots and the note on nothing found", () => {
     );
   });
 
+  test("without --workspace the preset's workspace is the current directory", () => {
+    const base = writeTree({ "ws/.clarvis/skills/x/SKILL.md": skill("x"), "home/.keep": "" });
+    const { out } = run(["roots", "--json", "--home", path.join(base, "home")], {
+      cwd: path.join(base, "ws"),
+    });
+    expect(JSON.parse(out).map((r: { path: string; skills: number }) => [r.path, r.skills])).toEqual([
+      [path.join(base, "home", ".agents", "skills"), 0],
+      [path.join(base, "ws", ".agents", "skills"), 0],
+      [path.join(base, "home", ".clarvis", "skills"), 0],
+      [path.join(base, "ws", ".clarvis", "skills"), 1],
+    ]);
+  });
+
   test("roots counts the valid skills only: an invalid manifest under a served name is not one", () => {
     const a = writeTree({ "x/SKILL.md": skill("x") });
     const b = writeTree({ "x/SKILL.md": manifest("name: x") });
