@@ -17,14 +17,15 @@ export interface Shape {
   readonly close: string;
 }
 
-const XML_ENTITIES: Record<string, string> = {
+const XML_ENTITIES = {
   "&": "&amp;",
   "<": "&lt;",
   ">": "&gt;",
   '"': "&quot;",
   "'": "&apos;",
-};
-const xmlText = (s: string) => s.replace(/[&<>"']/g, (c) => XML_ENTITIES[c] ?? c);
+} as const;
+// The pattern matches exactly the table's keys.
+const xmlText = (s: string) => s.replace(/[&<>"']/g, (c) => XML_ENTITIES[c as keyof typeof XML_ENTITIES]);
 
 // Characters that start inline markup (code, emphasis, links, HTML, entities) get a backslash.
 const mdText = (s: string) => s.replace(/[\\`*_~[\]<>&]/g, "\\$&");

@@ -2,10 +2,14 @@
 import { fastParse, YAML_ERROR } from "./fastyaml.js";
 import yaml from "./loadyaml.cjs";
 
-/** The parsed frontmatter, or a located reason. `line`/`column` are 1-based within the frontmatter text. */
+/**
+ * The parsed frontmatter, or a reason, located or not. `line`/`column` are 1-based within the
+ * frontmatter text, and come together.
+ */
 export type ParsedFrontmatter =
   | { readonly ok: true; readonly data: Record<string, unknown>; readonly repaired: boolean }
-  | { readonly ok: false; readonly message: string; readonly line?: number; readonly column?: number };
+  | { readonly ok: false; readonly message: string; readonly line?: undefined; readonly column?: undefined }
+  | { readonly ok: false; readonly message: string; readonly line: number; readonly column: number };
 
 /** Deeper frontmatter than this is refused: real manifests nest two or three levels. */
 export const MAX_DEPTH = 64;
@@ -51,6 +55,10 @@ function aliasCount(text: string): number {
 /** A document as the `yaml` package parses it. */
 type YamlDocument = ReturnType<ReturnType<typeof yaml>["parseDocument"]>;
 
+/** Where a parsed node starts: `yaml` sets the range of every node it composes (only built ones lack it). */
+const start = (node: { range?: [number, number, number] | null | undefined }): number =>
+  (node.range as [number, number, number])[0];
+
 /** Whether the composed document, aliases expanded, weighs more than `limit`; a cycle of aliases does. */
 function expansionExceeds(doc: YamlDocument, limit: number): boolean {
   const y = yaml();
@@ -71,7 +79,8 @@ function expansionExceeds(doc: YamlDocument, limit: number): boolean {
     if (y.isAlias(node)) {
       const source = twice.has(node.source) ? node.resolve(doc) : anchors.get(node.source);
       if (memo.get(source) === -1) return Number.POSITIVE_INFINITY;
-      return source === undefined ? 1 : weigh(source);
+      // Every alias has its anchor here: unresolved ones were refused before this runs.
+      return weigh(source);
     }
     const known = memo.get(node);
     if (known !== undefined && known >= 0) return known;
@@ -121,7 +130,7 @@ function treeExceeds(root: unknown, limit: number, before = Number.POSITIVE_INFI
   const stack: [unknown, number][] = [[root, 1]];
   for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
     const [node, depth] = item;
-    if (!y.isCollection(node) || (node.range?.[0] ?? 0) >= before) continue;
+    if (!y.isCollection(node) || start(node) >= before) continue;
     if (depth > limit) return true;
     for (const child of node.items) {
       if (y.isPair(child)) stack.push([child.key, depth + 1], [child.value, depth + 1]);
@@ -148,7 +157,7 @@ function unresolvedAlias(doc: YamlDocument): { source: string; at: number } | un
       // An alias's source is a name, never undefined.
       if (!y.isAlias(node)) anchors.add(node.anchor);
       else if (!anchors.has(node.source)) {
-        found = { source: node.source, at: node.range?.[0] ?? 0 };
+        found = { source: node.source, at: start(node) };
         return y.visit.BREAK;
       }
       return undefined;
@@ -204,9 +213,10 @@ function parseYaml(text: string): ParsedFrontmatter {
     }
     data = doc.toJS({ maxAliasCount: 100 });
   } catch (e) {
-    // toJS throws for alias bombs (ReferenceError), and overflows its stack on aliases nested in aliases.
+    // toJS throws for alias bombs (ReferenceError), and overflows its stack on aliases nested in aliases;
+    // `yaml` throws nothing but errors.
     if (e instanceof RangeError) return TOO_DEEP;
-    return { ok: false, message: `invalid YAML: ${e instanceof Error ? e.message : String(e)}` };
+    return { ok: false, message: `invalid YAML: ${(e as Error).message}` };
   }
   return checkMapping(data, false);
 }

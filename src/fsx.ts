@@ -1,5 +1,6 @@
 // The only door to the file system: symlink, size and file-type rules, errno handling, sync and async drivers.
 import * as fs from "node:fs";
+import { sep } from "node:path";
 import { promisify } from "node:util";
 
 /** The largest manifest read, in bytes (1 MiB). */
@@ -83,6 +84,14 @@ function fault(op: string, path: string): void {
   if (faultHook !== null) faultHook(op, path);
 }
 
+/**
+ * Whether `p` is `dir` or lies below it, both absolute and normalised: the one test of confinement.
+ * `dir` may be a root (`/`), which already ends with the separator.
+ */
+export function within(p: string, dir: string): boolean {
+  return p === dir || p.startsWith(dir.endsWith(sep) ? dir : dir + sep);
+}
+
 // The errno policy, decided here once: an fs error is known by its errno code, and the callers decide
 // what to report from these sets. An error without one is not the file system's.
 
@@ -103,10 +112,6 @@ export function fsCode(e: unknown): string {
   if (typeof code === "string" && ERRNO.test(code)) return code;
   throw e;
 }
-
-const O_NONBLOCK = fs.constants.O_NONBLOCK ?? 0;
-const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
-const O_NOCTTY = fs.constants.O_NOCTTY ?? 0;
 
 function entryType(d: fs.Dirent): EntryType {
   if (d.isDirectory()) return "dir";
@@ -147,7 +152,9 @@ function kindOf(st: fs.Stats): string {
 function manifestFlags(noFollow: boolean): number {
   // O_NONBLOCK: opening a FIFO must not wait for a writer; the fstat below then refuses it.
   // O_NOCTTY: a manifest that is (or links to) a terminal device must not become our controlling terminal.
-  return fs.constants.O_RDONLY | O_NONBLOCK | O_NOCTTY | (noFollow ? O_NOFOLLOW : 0);
+  // A flag the platform lacks (Windows has none of these three) is undefined, which `|` takes as 0.
+  const { O_RDONLY, O_NONBLOCK, O_NOCTTY, O_NOFOLLOW } = fs.constants;
+  return O_RDONLY | O_NONBLOCK | O_NOCTTY | (noFollow ? O_NOFOLLOW : 0);
 }
 
 function checkManifest(st: fs.Stats): ManifestRead | undefined {

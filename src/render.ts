@@ -82,10 +82,12 @@ function toEntry(
   // took about 20 times the text (`catalog` of 2,000 descriptions of 15 KB: 758 MB, `list`: 178 MB).
   const points = budgeted ? Array.from(description) : [description];
   const cut = [0];
+  let total = 0;
   for (const p of points) {
     const cost = costs.get(p) ?? shape.text(p).length;
     costs.set(p, cost);
-    cut.push((cut.at(-1) ?? 0) + cost);
+    total += cost;
+    cut.push(total);
   }
   return {
     index,
@@ -99,21 +101,23 @@ function toEntry(
   };
 }
 
+/** `e.cut[k]`, for a `k` from 0 to the description's length in code points, where it is always set. */
+const cutAt = (e: Entry, k: number): number => e.cut[k] as number;
+
 /** How many code points of the description stay within `cap` escaped characters, and whether `…` follows. */
 function shorten(e: Entry, cap: number): { keep: number; ellipsis: boolean } {
   const whole = e.points.length;
-  if ((e.cut[whole] ?? 0) <= cap) return { keep: whole, ellipsis: false };
+  if (cutAt(e, whole) <= cap) return { keep: whole, ellipsis: false };
   if (whole <= MIN_DESCRIPTION) return { keep: whole, ellipsis: false };
   const floor = trimmed(e, MIN_DESCRIPTION);
   // A cut that saves nothing (a 61-character description) would only lose text.
-  if ((e.cut[whole] ?? 0) <= (e.cut[floor.keep] ?? 0) + ELLIPSIS.length)
-    return { keep: whole, ellipsis: false };
-  if ((e.cut[MIN_DESCRIPTION] ?? 0) > cap - ELLIPSIS.length) return floor;
+  if (cutAt(e, whole) <= cutAt(e, floor.keep) + ELLIPSIS.length) return { keep: whole, ellipsis: false };
+  if (cutAt(e, MIN_DESCRIPTION) > cap - ELLIPSIS.length) return floor;
   let low = MIN_DESCRIPTION; // the largest k with cut[k] <= cap - 1, by bisection
   let high = whole;
   while (low < high) {
     const mid = Math.ceil((low + high) / 2);
-    if ((e.cut[mid] ?? 0) <= cap - ELLIPSIS.length) low = mid;
+    if (cutAt(e, mid) <= cap - ELLIPSIS.length) low = mid;
     else high = mid - 1;
   }
   return trimmed(e, low);
@@ -126,7 +130,7 @@ function trimmed(e: Entry, keep: number): { keep: number; ellipsis: boolean } {
 
 function entryLength(e: Entry, cap: number): number {
   const { keep, ellipsis } = shorten(e, cap);
-  const length = (e.cut[keep] ?? 0) + (ellipsis ? ELLIPSIS.length : 0);
+  const length = cutAt(e, keep) + (ellipsis ? ELLIPSIS.length : 0);
   return length === 0 ? e.bare : e.framed + length;
 }
 
@@ -178,7 +182,7 @@ function fairCap(shape: Shape, entries: readonly Entry[], budget: number): numbe
   let low = 0;
   // A loop, not Math.max(...): a spread of 130,000 arguments overflows the stack.
   let high = 0;
-  for (const e of entries) high = Math.max(high, e.cut.at(-1) ?? 0);
+  for (const e of entries) high = Math.max(high, cutAt(e, e.points.length));
   while (low < high) {
     const mid = Math.ceil((low + high) / 2);
     if (renderedLength(shape, entries, mid) <= budget) low = mid;

@@ -1,7 +1,7 @@
 // A skill's files: bounded enumeration, and the confinement of resource paths to the skill directory.
 import * as path from "node:path";
 import { describeValue, SkillError } from "./errors.js";
-import { fsCode, lstatSync, readdirSync, realpathSync, statSync } from "./fsx.js";
+import { fsCode, lstatSync, readdirSync, realpathSync, statSync, within } from "./fsx.js";
 import type { SkillInfo, SkillWarning } from "./types.js";
 import { warning } from "./warnings.js";
 
@@ -15,11 +15,6 @@ const MAX_RESOURCES = 10_000;
 export const MAX_DIRECTORIES = 1_000;
 /** Enumeration does not descend below this depth. */
 export const MAX_DEPTH = 32;
-
-/** Whether `p` is `dir` or lies below it; both are canonical. */
-function inside(p: string, dir: string): boolean {
-  return p === dir || p.startsWith(dir.endsWith(path.sep) ? dir : dir + path.sep);
-}
 
 /**
  * Why `skill.dir` is no longer the directory discovered at `base` (gone, unreadable, or now resolving
@@ -110,7 +105,7 @@ export function listResources(
           skip(`symlink ${shown} points to nothing usable (${fsCode(e)}); not listed`, shown);
           continue;
         }
-        if (!inside(real, base)) {
+        if (!within(real, base)) {
           skip(`symlink ${shown} points outside the skill directory, to ${real}; not listed`, shown);
           continue;
         }
@@ -218,7 +213,7 @@ export function confine(skill: SkillInfo, base: string, rel: unknown, follow: bo
     );
   }
   const real = probe(path.join(base, ...parts), realpathSync);
-  if (!inside(real, base)) return fail("path_escape", `resolves outside the skill directory, to ${real}`);
+  if (!within(real, base)) return fail("path_escape", `resolves outside the skill directory, to ${real}`);
   if (!follow) {
     for (let i = 1; i <= parts.length; i++) {
       if (probe(path.join(base, ...parts.slice(0, i)), lstatSync).isSymbolicLink()) {

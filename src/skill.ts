@@ -41,7 +41,7 @@ export function parseManifest(bytes: Uint8Array, repair: boolean): ManifestOutco
     // The frontmatter starts on the file's second line.
     return fm.line === undefined
       ? { ok: false, problem: "yaml", message: fm.message }
-      : { ok: false, problem: "yaml", message: fm.message, line: fm.line + 1, column: fm.column ?? 1 };
+      : { ok: false, problem: "yaml", message: fm.message, line: fm.line + 1, column: fm.column };
   }
   const valid = validateFrontmatter(fm.data);
   if (!valid.ok) {

@@ -1,5 +1,8 @@
 // Near misses: the closest of a set of words to a misspelt one, for "did you mean" hints.
 
+/** A cell of a row of the distance table; each cell read is within its row. */
+const cell = (row: readonly number[], j: number): number => row[j] as number;
+
 /**
  * Edit distance where swapping two neighbours counts one edit (`pfd` → `pdf`), as typing slips go;
  * capped: anything above `max` is reported as `max + 1`.
@@ -13,14 +16,14 @@ function distance(a: string, b: string, max: number): number {
     const row = [i];
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let d = Math.min((previous[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost);
+      let d = Math.min(cell(previous, j) + 1, cell(row, j - 1) + 1, cell(previous, j - 1) + cost);
       // At i = 1 or j = 1 one side reads index -1 (undefined), so no swap is found there.
-      if (a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, (before[j - 2] ?? 0) + 1);
+      if (a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, cell(before, j - 2) + 1);
       row.push(d);
     }
     [before, previous] = [previous, row];
   }
-  return Math.min(previous[b.length] ?? 0, max + 1);
+  return Math.min(cell(previous, b.length), max + 1);
 }
 
 const norm = (s: string) => s.toLowerCase().replace(/[_\s]+/g, "-");

@@ -84,8 +84,8 @@ function unprefix(message: string, file: string): string {
 }
 
 function fromWarning(w: SkillWarning): Draft {
-  // Every warning of a scan names its path; the fallback only satisfies the type.
-  const file = w.path ?? "";
+  // Every warning of a scan names its path.
+  const file = w.path as string;
   const d = draft(w.code, file, unprefix(w.message, file));
   return w.skill === undefined ? d : { ...d, skill: w.skill };
 }

@@ -1,7 +1,7 @@
 // What validate's paths hold: a root or a skill (classify), the skill directories at any depth (--recursive), and the no-manifest finding when there are none.
 import * as path from "node:path";
 import { type Draft, finish } from "./findings.js";
-import { type DirEntry, fsCode, readdirSync, realpathSync, statSync } from "./fsx.js";
+import { type DirEntry, fsCode, readdirSync, realpathSync, statSync, within } from "./fsx.js";
 
 /** How deep below a PATH `--recursive` looks; deeper folders are not read. */
 export const MAX_WALK_DEPTH = 32;
@@ -67,7 +67,7 @@ export function findSkillDirs(top: string, follow: boolean, maxDirs = MAX_WALK_D
     let inside: boolean;
     try {
       const real = realpathSync(dir);
-      inside = real === base || real.startsWith(base.endsWith(path.sep) ? base : base + path.sep);
+      inside = within(real, base);
       if (seen.has(real)) return;
       seen.add(real);
       if (++read > maxDirs) {
@@ -170,12 +170,12 @@ const HINT_MISSING_ROOT = "check --root, --workspace and --home: agent-skills ro
 /** Checking nothing is a failure: a CI gate pointed one folder too high must not pass. */
 export function nothingChecked(p: string, drafts: readonly Draft[], recursive: boolean): Draft | undefined {
   // An error under the path already fails the run and says more.
-  const within = (f: string) => f === p || f.startsWith(p.endsWith(path.sep) ? p : p + path.sep);
-  if (drafts.some((d) => within(d.file) && finish(d).severity === "error")) return undefined;
+  if (drafts.some((d) => within(d.file, p) && finish(d).severity === "error")) return undefined;
   if (!exists(p)) {
     return { ...draft("no-manifest", p, "does not exist, so nothing was checked"), hint: HINT_MISSING_ROOT };
   }
-  const rel = (f: string) => JSON.stringify(path.relative(p, f) || path.basename(f));
+  // Near misses and deeper manifests lie below `p`, never at it.
+  const rel = (f: string) => JSON.stringify(path.relative(p, f));
   const near = nearMisses(p);
   if (near.length > 0) {
     const found = `found ${near.map(rel).join(", ")}: a manifest must be named SKILL.md`;

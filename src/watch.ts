@@ -196,9 +196,10 @@ class Watcher {
     this.#debounce = this.#timer(setTimeout(() => this.#run(), wait));
   }
 
+  // Never after close(): the constructor does not run a closed watcher, and #shutdown clears the timers
+  // that call this (and #cycle checks again once its watches are synced).
   #run(): void {
     this.#debounce = undefined;
-    if (this.#closing !== undefined) return;
     this.#running = this.#cycle().finally(() => {
       this.#running = undefined;
       if (this.#again) {

@@ -37,6 +37,25 @@ describe("text helpers", () => {
     expect(showPath(`${path.sep}xy${path.sep}z`, `${path.sep}x`)).toBe(`${path.sep}xy${path.sep}z`);
   });
 
+  test("from the root directory, paths show relative to it and messages keep their separators", () => {
+    const root = writeTree({ "s/SKILL.md": skill("s") });
+    const rel = path.relative("/", root);
+    const missing = run(["validate", path.join(root, "nope")], { cwd: "/" });
+    expect(missing.out.split("\n")[0]).toBe(`${rel}/nope: error path-missing: does not exist`);
+    // Every "/" is under the root: stripping it as the cwd's prefix garbled the message (bug).
+    expect(run(["resource", "s", "../../etc/passwd", "--root", root], { cwd: "/" })).toEqual({
+      code: 1,
+      out: "",
+      err: 'error: path_escape: resource "../../etc/passwd" of skill "s" leads outside the skill directory\n',
+    });
+  });
+
+  test("a cwd given with a trailing separator still makes the paths in messages relative", () => {
+    const base = writeTree({ "r/s/SKILL.md": skill("s"), "r/b/SKILL.md": "---\nname: b\n---\n" });
+    const { err } = run(["list", "--root", "r"], { cwd: `${base}${path.sep}` });
+    expect(err).toBe('warning: invalid_skill: r/b/SKILL.md: frontmatter "description" is missing; skipped\n');
+  });
+
   test("table trims the end of a line whose last cell is empty", () => {
     expect(table(["A", "B"], [["x", ""]], 80)).toEqual(["A  B", "x"]);
   });
@@ -102,6 +121,19 @@ describe("roots and the note on nothing found", () => {
     expect(err.split("\n")[0]).toBe(
       "note: no skill found in these roots (agent-skills roots shows them; --root PATH adds one):",
     );
+  });
+
+  test("without --workspace the preset's workspace is the current directory", () => {
+    const base = writeTree({ "ws/.clarvis/skills/x/SKILL.md": skill("x"), "home/.keep": "" });
+    const { out } = run(["roots", "--json", "--home", path.join(base, "home")], {
+      cwd: path.join(base, "ws"),
+    });
+    expect(JSON.parse(out).map((r: { path: string; skills: number }) => [r.path, r.skills])).toEqual([
+      [path.join(base, "home", ".agents", "skills"), 0],
+      [path.join(base, "ws", ".agents", "skills"), 0],
+      [path.join(base, "home", ".clarvis", "skills"), 0],
+      [path.join(base, "ws", ".clarvis", "skills"), 1],
+    ]);
   });
 
   test("roots counts the valid skills only: an invalid manifest under a served name is not one", () => {

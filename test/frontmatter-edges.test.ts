@@ -143,6 +143,44 @@ describe("depth bound", () => {
   test("a collection key nested deeper than the limit is refused (toJS would make it a string)", () => {
     expect(parseFrontmatter(`{${nest(70, "1")}: 1}`, false)).toEqual(TOO_DEEP);
   });
+
+  test("aliases whose expansion overflows the stack are too deep, from every call depth that returns", () => {
+    // Four aliases of 60 levels each expand to 240: too deep after toJS at any depth; called from near
+    // the stack's end, expanding them (not parsing) is what overflows, a RangeError caught as too deep.
+    const text = Array.from(
+      { length: 4 },
+      (_, i) => `a${i}: &a${i} ${nest(60, i === 0 ? "x" : `*a${i - 1}`)}`,
+    ).join("\n");
+    const deeper = (frames: number): unknown =>
+      frames === 0 ? parseFrontmatter(text, false) : deeper(frames - 1);
+    const outcome = (frames: number): unknown => {
+      try {
+        return deeper(frames);
+      } catch (e) {
+        if (!(e instanceof RangeError)) throw e;
+        return "overflow";
+      }
+    };
+    expect(deeper(0)).toEqual(TOO_DEEP);
+    // Frames shrink once the JIT has compiled the recursion: warm it, then bisect for the fewest frames
+    // from which the call itself overflows, and sweep up from below there to it.
+    for (let i = 0; i < 20; i++) deeper(2000);
+    let low = 0;
+    let high = 1_000_000;
+    while (low < high) {
+      const mid = Math.floor((low + high) / 2);
+      if (outcome(mid) === "overflow") high = mid;
+      else low = mid + 1;
+    }
+    let checked = 0;
+    for (let frames = Math.max(0, low - 1500); ; frames += 2) {
+      const got = outcome(frames);
+      if (got === "overflow") break;
+      expect(got, `${frames} frames down`).toEqual(TOO_DEEP);
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(500);
+  });
 });
 
 describe("nesting is judged on what precedes the first YAML error (audit D, finding 1)", () => {

@@ -221,6 +221,13 @@ describe("nothing checked: only an error under the same PATH stands in for it", 
       "no-manifest",
     );
   });
+
+  test("every path lies under the root directory, which already ends with the separator", () => {
+    const base = writeTree({ "a/.keep": "" });
+    const error = { rule: "unreadable", file: path.join(base, "a", "s", "SKILL.md"), message: "x" };
+    // Not read: the error stands in before the disk is looked at.
+    expect(nothingChecked(path.sep, [error], true)).toBeUndefined();
+  });
 });
 
 describe("a symlink the walk cannot follow is a walk-incomplete warning, never a throw (bug: ELOOP escaped)", () => {

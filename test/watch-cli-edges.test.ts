@@ -123,3 +123,21 @@ test("while watching, its file watches hold the process open (bin.ts has nothing
   expect(await w.code).toBe(0);
   expect([during > before, watches()]).toEqual([true, before]);
 });
+
+test("a stdout that throws a value that is no Error: the value printed as the message", async () => {
+  const root = writeTree({ "a/SKILL.md": skill("a") });
+  let out = "";
+  const stdout = (s: string) => {
+    // A bare string, as a hand-written stream wrapper might throw.
+    if (s.startsWith("+ b")) throw "stdout is closed";
+    out += s;
+  };
+  const w = watchList(root, [], { stdout });
+  // The table is printed before main returns its promise.
+  expect(out.endsWith("1 skill\n")).toBe(true);
+  writeTree({ "b/SKILL.md": skill("b") }, root);
+  await w.until(() => w.err() !== "");
+  w.stop();
+  expect(await w.code).toBe(0);
+  expect(w.err()).toBe("error: stdout is closed\n");
+});

@@ -177,6 +177,21 @@ describe("what a refresh gives onChange", () => {
     await w.ready;
     expect(seen).toEqual(Array.from({ length: n }, () => result));
   });
+
+  test("without onChange a change is taken quietly: nothing to onError, nothing thrown", async () => {
+    const { refresh, calls } = fakeRefresh({ added: ["a"], removed: [], changed: [] });
+    const thrown = catchThrown();
+    const errors: unknown[] = [];
+    const { w, warnings } = watch(writeTree({}), refresh, {
+      usePolling: true,
+      pollMs: NEVER,
+      onError: (e) => errors.push(e),
+    });
+    await w.ready;
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(calls.length).toBe(1);
+    expect([errors, thrown, warnings]).toEqual([[], [], []]);
+  });
 });
 
 describe("without onError", () => {

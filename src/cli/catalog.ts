@@ -43,9 +43,9 @@ function rootReports(skills: AgentSkills): RootReport[] {
         counts[c.rootIndex] = (counts[c.rootIndex] ?? 0) + 1;
     }
   }
-  const warned = new Map<string, RootState>();
+  // Keyed by the warning's path, which a root's warning always has.
+  const warned = new Map<string | undefined, RootState>();
   for (const w of skills.warnings) {
-    if (w.path === undefined) continue;
     if (w.code === "root_not_directory") warned.set(w.path, "not a directory");
     if (w.code === "root_unreadable") warned.set(w.path, "unreadable");
   }

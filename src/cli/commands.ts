@@ -30,14 +30,16 @@ export function table(
   width: number,
 ): string[] {
   const last = head.length - 1;
+  // Every row has a cell for each heading.
+  const cell = (r: readonly string[], i: number) => r[i] as string;
   // A loop, not Math.max(...rows): a spread of 130,000 arguments overflows the stack.
-  const widths: number[] = [];
+  const widths: number[] = head.slice(0, last).map(() => 0);
   for (const r of [head, ...rows]) {
-    for (let i = 0; i < last; i++) widths[i] = Math.max(widths[i] ?? 0, widthOf(r[i] ?? ""));
+    for (let i = 0; i < last; i++) widths[i] = Math.max(widths[i] as number, widthOf(cell(r, i)));
   }
-  const room = Math.max(MIN_DESCRIPTION, width - widths.slice(0, last).reduce((a, b) => a + b + 2, 0));
+  const room = Math.max(MIN_DESCRIPTION, width - widths.reduce((a, b) => a + b + 2, 0));
   const line = (r: readonly string[]) =>
-    [...r.slice(0, last).map((c, i) => pad(c, widths[i] ?? 0)), cut(r[last] ?? "", room)]
+    [...r.slice(0, last).map((c, i) => pad(c, widths[i] as number)), cut(cell(r, last), room)]
       .join("  ")
       .trimEnd();
   return [line(head), ...rows.map(line)];
@@ -90,7 +92,8 @@ export function listCommand(inv: Invocation, io: CliIo): number {
     ]);
     const head = ["NAME", "SCOPE", "SOURCE", "DESCRIPTION"];
     const lines = table(head, rows, width);
-    if (rows.length > 0) io.stdout(`${bold(lines[0] ?? "")}\n${lines.slice(1).join("\n")}\n`);
+    // The head line is always the first.
+    if (rows.length > 0) io.stdout(`${bold(lines[0] as string)}\n${lines.slice(1).join("\n")}\n`);
     io.stdout(`${list.length} skill${list.length === 1 ? "" : "s"}\n`);
   }
   printWarnings(skills.warnings, io);
@@ -100,7 +103,8 @@ export function listCommand(inv: Invocation, io: CliIo): number {
 
 /** `show NAME`: the body, or the whole `SkillContent` as JSON. */
 export function showCommand(inv: Invocation, io: CliIo): number {
-  const name = inv.args[0] ?? "";
+  // The command's arity is [1, 1]: parse has checked that its NAME is there.
+  const name = inv.args[0] as string;
   const skills = open(inv, io);
   // Resource warnings concern the skill shown, so they are printed; the scan's are list's business.
   const content = skills.loadSkill(name);
@@ -133,7 +137,8 @@ export function resourceCommand(inv: Invocation, io: CliIo): number {
 
 /** `explain NAME`: the roots, then every candidate for NAME in precedence order with its verdict. */
 export function explainCommand(inv: Invocation, io: CliIo): number {
-  const name = inv.args[0] ?? "";
+  // The command's arity is [1, 1]: parse has checked that its NAME is there.
+  const name = inv.args[0] as string;
   const skills = open(inv, io);
   const candidates = skills.explain(name);
   if (candidates.length === 0) {

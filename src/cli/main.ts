@@ -63,8 +63,8 @@ function parse(argv: readonly string[], io: CliIo): Invocation | { help: string 
   try {
     parsed = parseWith([...argv]);
   } catch (e) {
-    // parseArgs explains at length; its first sentence is the problem.
-    throw new UsageError((e instanceof Error ? e.message : String(e)).split(". ")[0]);
+    // parseArgs explains at length; its first sentence is the problem. It throws only TypeErrors.
+    throw new UsageError((e as Error).message.split(". ")[0]);
   }
   const { values, positionals, tokens } = parsed;
   const [command, ...args] = positionals;

@@ -8,7 +8,8 @@ import { oneLine, outputWidth, paint, toJson } from "./text.js";
 export function searchCommand(inv: Invocation, io: CliIo): number {
   const skills = open(inv, io);
   const matches: readonly SkillMatch[] = skills.search(
-    inv.args[0] ?? "",
+    // The command's arity is [1, 1]: parse has checked that its QUERY is there.
+    inv.args[0] as string,
     inv.limit === undefined ? {} : { limit: inv.limit },
   );
   if (inv.json) io.stdout(`${toJson(matches)}\n`);
@@ -20,7 +21,8 @@ export function searchCommand(inv: Invocation, io: CliIo): number {
       oneLine(m.skill.description),
     ]);
     const lines = table(["SCORE", "NAME", "DESCRIPTION"], rows, outputWidth(io, inv.wide));
-    if (rows.length > 0) io.stdout(`${bold(lines[0] ?? "")}\n${lines.slice(1).join("\n")}\n`);
+    // The head line is always the first.
+    if (rows.length > 0) io.stdout(`${bold(lines[0] as string)}\n${lines.slice(1).join("\n")}\n`);
     io.stdout(
       rows.length === 0
         ? "no skill fits this request\n"

@@ -122,6 +122,8 @@ export function showPath(p: string, cwd: string): string {
 /** A library message for the terminal: absolute paths under `cwd` made relative, control characters stripped. */
 export function showMessage(message: string, cwd: string): string {
   const prefix = cwd.endsWith(path.sep) ? cwd : cwd + path.sep;
+  // From the root the prefix is the separator itself: cutting it would garble every path, so none is cut.
+  if (prefix === path.sep) return oneLine(message);
   return oneLine(message.split(prefix).join(""));
 }
 

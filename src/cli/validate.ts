@@ -12,10 +12,10 @@ const EXCERPT_WIDTH = 160;
  * The offending line and a caret under its column, as compilers show them. The caret's indent copies
  * the line's tabs, so it lines up whatever the tab width.
  */
-function caret(excerpt: string, column: number | undefined): string[] {
+function caret(excerpt: string, column: number): string[] {
   // The excerpt is one line of the file (split on newlines), so it holds no newline to flatten.
   const chars = [...stripControls(excerpt)];
-  const at = Math.max(0, (column ?? 1) - 1);
+  const at = Math.max(0, column - 1);
   const start = at >= EXCERPT_WIDTH ? at - EXCERPT_WIDTH / 2 : 0;
   const shown = chars.slice(start, start + EXCERPT_WIDTH).join("");
   const indent = chars
@@ -33,7 +33,8 @@ function print(report: ValidationReport, failed: boolean, strict: boolean, io: C
     const where = [showPath(f.file, io.cwd), f.line, f.column].filter((p) => p !== undefined).join(":");
     const severity = f.severity === "error" ? red("error") : yellow("warning");
     out.push(`${where}: ${severity} ${f.rule}: ${showMessage(f.message, io.cwd)}`);
-    if (f.excerpt !== undefined) out.push(...caret(f.excerpt, f.column).map(dim));
+    // A finding with an excerpt has its column too.
+    if (f.excerpt !== undefined) out.push(...caret(f.excerpt, f.column as number).map(dim));
     if (f.hint !== "") out.push(dim(`  fix: ${showMessage(f.hint, io.cwd)}`));
   }
   if (report.rules.length > 0) {
