@@ -5,7 +5,7 @@ import { table } from "../src/cli/commands.js";
 import { commandHelp } from "../src/cli/help.js";
 import { main } from "../src/cli/main.js";
 import { helpText } from "../src/cli/table.js";
-import { cut, oneLine, outputWidth, showPath } from "../src/cli/text.js";
+import { cut, oneLine, outputWidth, showMessage, showPath } from "../src/cli/text.js";
 import { setFaultHook } from "../src/fsx.js";
 import { run } from "./helpers/cli.js";
 import { manifest, skill, tempDir, writeTree } from "./helpers/fixture.js";
@@ -48,6 +48,24 @@ describe("text helpers", () => {
       out: "",
       err: 'error: path_escape: resource "../../etc/passwd" of skill "s" leads outside the skill directory\n',
     });
+  });
+
+  test("a path that holds the cwd's path further in is not cut there", () => {
+    const cwd = `${path.sep}work`;
+    const inside = `${cwd}${path.sep}a${path.sep}SKILL.md`;
+    const elsewhere = `${path.sep}x${cwd}${path.sep}a`;
+    expect(showMessage(`${inside}: bad; see ${elsewhere} and "${elsewhere}"`, cwd)).toBe(
+      `a${path.sep}SKILL.md: bad; see ${elsewhere} and "${elsewhere}"`,
+    );
+    // A cwd is matched as written, whatever characters it holds.
+    const odd = `${path.sep}w.k+(1)$`;
+    expect(showMessage(`${odd}${path.sep}a ${path.sep}wxk+(1)$${path.sep}a`, odd)).toBe(
+      `a ${path.sep}wxk+(1)$${path.sep}a`,
+    );
+    // Cut after what may open a path in a message: a space, a quote, a parenthesis.
+    expect(showMessage(`(${inside}) "${inside}" '${inside}'`, cwd)).toBe(
+      `(a${path.sep}SKILL.md) "a${path.sep}SKILL.md" 'a${path.sep}SKILL.md'`,
+    );
   });
 
   test("a cwd given with a trailing separator still makes the paths in messages relative", () => {

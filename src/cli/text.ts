@@ -119,12 +119,17 @@ export function showPath(p: string, cwd: string): string {
   return stripControls(rel);
 }
 
-/** A library message for the terminal: absolute paths under `cwd` made relative, control characters stripped. */
+/**
+ * A library message for the terminal: absolute paths under `cwd` made relative, control characters
+ * stripped. A path is cut only where it starts: at the start of the message or after a space, quote or
+ * opening parenthesis, never where `cwd` happens to recur inside another path (`/x/work/a` from `/work`).
+ */
 export function showMessage(message: string, cwd: string): string {
   const prefix = cwd.endsWith(path.sep) ? cwd : cwd + path.sep;
   // From the root the prefix is the separator itself: cutting it would garble every path, so none is cut.
   if (prefix === path.sep) return oneLine(message);
-  return oneLine(message.split(prefix).join(""));
+  const starts = new RegExp(`(^|[\\s"'(])${prefix.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`, "g");
+  return oneLine(message.replace(starts, "$1"));
 }
 
 /**
