@@ -190,14 +190,18 @@ function parseYaml(text: string): ParsedFrontmatter {
     // nested collections as RESOURCE_EXHAUSTION, after the errors met before it; and nesting counts only
     // up to the first error, as yaml's recovery after one nests lines the text does not (33 flat lines
     // of `k: a: b` became 68 levels). So an error before deep nesting wins whatever the caller's stack.
+    // A stack overflow that yaml reports under another code (resolving a scalar's tag) is too deep too.
     let err: (typeof doc.errors)[number] | undefined;
     for (const e of doc.errors) if (err === undefined || e.pos[0] < err.pos[0]) err = e;
-    if (err?.code === "RESOURCE_EXHAUSTION" || treeExceeds(doc.contents, MAX_DEPTH, err?.pos[0])) {
+    if (
+      err?.code === "RESOURCE_EXHAUSTION" ||
+      err?.message.includes("Maximum call stack") ||
+      treeExceeds(doc.contents, MAX_DEPTH, err?.pos[0])
+    ) {
       return TOO_DEEP;
     }
     if (err !== undefined) {
-      const first = err.message.split("\n")[0] as string;
-      const message = `invalid YAML: ${first.includes("call stack") ? "nesting too deep" : first}`;
+      const message = `invalid YAML: ${err.message.split("\n")[0]}`;
       return { ok: false, message, ...lineColumn(text, err.pos[0]) };
     }
     const unresolved = unresolvedAlias(doc);
