@@ -50,6 +50,11 @@ describe("text helpers", () => {
     });
   });
 
+  test("run from the root directory, a message keeps its absolute paths whole", () => {
+    const message = `cannot read ${path.sep}etc${path.sep}x (EACCES); "${path.sep}srv" (${path.sep}y)`;
+    expect(showMessage(message, path.sep)).toBe(message);
+  });
+
   test("a path that holds the cwd's path further in is not cut there", () => {
     const cwd = `${path.sep}work`;
     const inside = `${cwd}${path.sep}a${path.sep}SKILL.md`;
