@@ -1,4 +1,4 @@
-// What a watcher watches: each root, the folder above it, the root's skill directories, and the folders where linked skill directories and manifests really live.
+// What a watcher watches: each root, the folders above it, the root's skill directories, and the folders where linked skill directories and manifests really live.
 import * as path from "node:path";
 import {
   isDirectory,
@@ -47,7 +47,8 @@ interface DirWatch {
 /** A root's watches; `names` are the entries its events named since the last sync (`null`: any). */
 interface RootWatch {
   readonly path: string;
-  above: WatchHandle | undefined;
+  /** The folder above the root (or its nearest existing ancestor), then every folder further up. */
+  above: WatchHandle[];
   /** For a root that is a symlink: the folder its target lives in. */
   target: WatchHandle | undefined;
   self: WatchHandle | undefined;
@@ -81,7 +82,7 @@ export class WatchSet {
     this.#onDirty = onDirty;
     this.#roots = config.roots.map((root) => ({
       path: root.path,
-      above: undefined,
+      above: [],
       target: undefined,
       self: undefined,
       dirty: true,
@@ -119,7 +120,7 @@ export class WatchSet {
   close(): void {
     this.#closed = true;
     for (const rw of this.#roots) {
-      rw.above?.close();
+      closeAll(rw.above);
       rw.target?.close();
       rw.self?.close();
       for (const dw of rw.dirs.values()) closeDir(dw);
@@ -155,17 +156,27 @@ export class WatchSet {
    * The folder above the root (so its creation, removal or replacement is seen), for a linked root the
    * folder its target lives in (its target's removal, return or swap happens there, not beside the
    * link), then the root, then its listing; a root whose parents do not exist yet is watched from its
-   * nearest existing ancestor.
+   * nearest existing ancestor. Every folder further up is watched for the name of the one below it:
+   * an ancestor renamed away with another put in its place (a fresh checkout where the project was, a
+   * symlink re-pointed) takes the watches below it along, and only its own parent sees the swap.
    */
   async #syncRoot(r: number, rw: RootWatch): Promise<void> {
     const root = (this.#config.roots[r] as { path: string }).path;
     const names = rw.names;
     rw.dirty = false;
     rw.names = new Set();
-    rw.above?.close();
+    closeAll(rw.above);
     rw.target?.close();
     rw.self?.close();
-    rw.above = rw.target = rw.self = undefined;
+    rw.above = [];
+    rw.target = rw.self = undefined;
+    const watchFor = (folder: string, next: string) => {
+      const handle = this.#watch(folder, (name) => {
+        if (name === null || name === next) this.#rootDirty(rw, null);
+      });
+      if (handle !== undefined) rw.above.push(handle);
+    };
+    let below = root;
     for (let p = root, tries = 0; tries < 64; tries++) {
       const up = path.dirname(p);
       if (up === p) break;
@@ -173,14 +184,19 @@ export class WatchSet {
         p = up;
         continue;
       }
-      const next = path.basename(p);
-      rw.above?.close();
-      rw.above = this.#watch(up, (name) => {
-        if (name === null || name === next) this.#rootDirty(rw, null);
-      });
+      closeAll(rw.above);
+      rw.above = [];
+      watchFor(up, path.basename(p));
+      below = up;
       if (p === root || !(await isDirectory(p))) break;
       // Created while the watch was being set: start again from the root, which finds it.
       p = root;
+    }
+    // Only above a folder that was found: past the climb's limit nothing up there exists either.
+    if (below !== root) {
+      for (let up = path.dirname(below); up !== below; below = up, up = path.dirname(up)) {
+        watchFor(up, path.basename(below));
+      }
     }
     rw.target = await this.#watchLinkTarget(root, () => this.#rootDirty(rw, null));
     const listing = (await isDirectory(root)) ? await this.#watchRoot(rw, root) : undefined;
@@ -306,6 +322,10 @@ interface Touched {
   readonly roots: Set<string>;
   readonly dirs: Set<string>;
   readonly wholeRoots: Set<string>;
+}
+
+function closeAll(handles: readonly WatchHandle[]): void {
+  for (const handle of handles) handle.close();
 }
 
 function closeDir(dw: DirWatch): void {

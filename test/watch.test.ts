@@ -134,6 +134,13 @@ async function expectCurrent(w: Live): Promise<void> {
 }
 
 const names = (s: AgentSkills) => s.listSkills().map((x) => x.name);
+
+/** How many folders lie above the one holding `root`: each is watched too (for the name below it). */
+function further(root: string): number {
+  let n = 0;
+  for (let p = path.dirname(root); path.dirname(p) !== p; p = path.dirname(p)) n++;
+  return n;
+}
 const description = (s: AgentSkills, name: string) => s.getSkill(name)?.description;
 
 describe("what a watcher sees in a root", () => {
@@ -248,6 +255,38 @@ describe("roots that come and go", () => {
     await w.until("c in place of b", () => names(w.skills).join() === "c");
     fs.writeFileSync(path.join(store, "c", "SKILL.md"), skill("c", "edited"));
     await w.until("c edited", () => description(w.skills, "c") === "edited");
+    await expectCurrent(w);
+  });
+
+  test("an ancestor of the root renamed away and another put in its place: the new tree is served and watched (audit E, finding 3)", async () => {
+    const ws = tempDir();
+    const project = path.join(ws, "work", "project");
+    const root = path.join(project, ".clarvis", "skills");
+    writeTree({ "a/SKILL.md": skill("a") }, root);
+    const w = await live([root]);
+    // `mv project project.bak` and a fresh checkout at the old path, two levels above the root.
+    fs.renameSync(project, `${project}.bak`);
+    writeTree({ ".clarvis/skills/b/SKILL.md": skill("b") }, project);
+    await w.until("b in place of a", () => names(w.skills).join() === "b");
+    // The old tree, moved away, is no longer watched: a change there is not the root's.
+    writeTree({ "c/SKILL.md": skill("c") }, path.join(`${project}.bak`, ".clarvis", "skills"));
+    // The new root's directories are: an edit inside one is seen.
+    fs.writeFileSync(path.join(root, "b", "SKILL.md"), skill("b", "edited"));
+    await w.until("b edited", () => description(w.skills, "b") === "edited");
+    expect(names(w.skills)).toEqual(["b"]);
+    await expectCurrent(w);
+  });
+
+  test("a symlinked ancestor of the root re-pointed: the new target's skills are served (audit E, finding 3)", async () => {
+    const ws = tempDir();
+    writeTree({ "one/skills/a/SKILL.md": skill("a"), "two/skills/b/SKILL.md": skill("b") }, ws);
+    const link = path.join(ws, "current");
+    fs.symlinkSync(path.join(ws, "one"), link);
+    const w = await live([path.join(link, "skills")]);
+    // `ln -sfn two current`: a new link renamed over the old one.
+    fs.symlinkSync(path.join(ws, "two"), `${link}.new`);
+    fs.renameSync(`${link}.new`, link);
+    await w.until("b in place of a", () => names(w.skills).join() === "b");
     await expectCurrent(w);
   });
 
@@ -723,8 +762,8 @@ describe("options and lifetime", () => {
     const count = () => process.getActiveResourcesInfo().filter((r) => r === "FSEventWrap").length;
     const before = count();
     const w = await live([root], { persistent: true });
-    // The root, the folder above it and two skill directories.
-    expect(count() - before).toBe(4);
+    // The root, the folder above it, every folder further up, and two skill directories.
+    expect(count() - before).toBe(4 + further(root));
     fs.writeFileSync(path.join(root, "a", "SKILL.md"), skill("a", "edited"));
     await w.watcher.close();
     expect(count()).toBe(before);
@@ -745,8 +784,8 @@ describe("options and lifetime", () => {
     const count = () => process.getActiveResourcesInfo().filter((r) => r === "FSEventWrap").length;
     const before = count();
     const w = await live([root], { persistent: true }, { followSymlinks: false });
-    // The root, the folder above it, and the real directories a and m: no link is followed.
-    expect(count() - before).toBe(4);
+    // The root, the folders above it, and the real directories a and m: no link is followed.
+    expect(count() - before).toBe(4 + further(root));
     writeTree({ "b/SKILL.md": skill("b") }, root);
     await w.until("b added", () => names(w.skills).includes("b"));
     expect(names(w.skills)).toEqual(["a", "b"]);

@@ -91,6 +91,13 @@ function probe(
   };
 }
 
+/** The folders above `p`, nearest first, up to the file system's root: each is watched for the one below. */
+function ancestors(p: string): string[] {
+  const out: string[] = [];
+  for (let up = path.dirname(p); up !== p; p = up, up = path.dirname(up)) out.push(up);
+  return out;
+}
+
 /** A fresh folder holding `root` (with `tree` in it): [parent, root]. */
 function rootIn(tree: Record<string, string | { dir: true } | { symlink: string }>): [string, string] {
   const parent = tempDir();
@@ -122,13 +129,14 @@ describe("Degraded and hints", () => {
 });
 
 describe("what a sync watches", () => {
-  test("the folder above, the root, then each skill directory; files in the root are not watched", async () => {
+  test("the folder above, every folder further up, the root, then each skill directory; files in the root are not watched", async () => {
     const [parent, root] = rootIn({ "a/SKILL.md": skill("a"), "b/SKILL.md": skill("b"), "notes.md": "x" });
     const p = probe([root]);
     await p.set.sync();
     const watched = p.take();
-    expect(watched.slice(0, 2)).toEqual([parent, root]);
-    expect(watched.slice(2).sort()).toEqual([path.join(root, "a"), path.join(root, "b")]);
+    const above = [parent, ...ancestors(parent)];
+    expect(watched.slice(0, above.length + 1)).toEqual([...above, root]);
+    expect(watched.slice(above.length + 1).sort()).toEqual([path.join(root, "a"), path.join(root, "b")]);
     // Nothing changed: the next sync sets no watch.
     await p.set.sync();
     expect(p.take()).toEqual([]);
@@ -139,12 +147,13 @@ describe("what a sync watches", () => {
     const before = openWatchers().length;
     const p = probe([root]);
     await p.set.sync();
-    expect(openWatchers().length - before).toBe(4);
+    const above = [parent, ...ancestors(parent)];
+    expect(openWatchers().length - before).toBe(above.length + 3);
     p.take();
     fs.mkdirSync(path.join(root, "c"));
     await p.until("root/c", () => p.seen.dirs.has(path.join(root, "c")));
     await p.set.sync();
-    expect(p.take()).toEqual([parent, root, path.join(root, "c")]);
+    expect(p.take()).toEqual([...above, root, path.join(root, "c")]);
     for (const seen of Object.values(p.seen)) seen.clear();
     fs.rmSync(path.join(root, "b"), { recursive: true });
     await p.until(
@@ -152,9 +161,9 @@ describe("what a sync watches", () => {
       () => p.seen.dirs.has(path.join(root, "b")) && p.seen.roots.has(root),
     );
     await p.set.sync();
-    expect(p.take()).toEqual([parent, root]);
+    expect(p.take()).toEqual([...above, root]);
     await settle();
-    expect(openWatchers().length - before).toBe(4);
+    expect(openWatchers().length - before).toBe(above.length + 3);
     p.set.close();
     await settle();
     expect(openWatchers().length - before).toBe(0);
@@ -169,14 +178,14 @@ describe("what a sync watches", () => {
     writeTree({ "a/SKILL.md": skill("a") }, root);
     await p.until("root/s", () => p.seen.wholeRoots.has(root));
     await p.set.sync();
-    expect(p.take()).toEqual([parent, root, path.join(root, "a")]);
+    expect(p.take()).toEqual([parent, ...ancestors(parent), root, path.join(root, "a")]);
   });
 
   test("a root whose parents do not exist yet is watched from its nearest existing ancestor, once", async () => {
     const base = tempDir();
     const p = probe([path.join(base, "x", "y", "root")]);
     await p.set.sync();
-    expect(p.take()).toEqual([base]);
+    expect(p.take()).toEqual([base, ...ancestors(base)]);
   });
 
   test("a root 65 missing folders below anything is not climbed to: the climb stops after 64", async () => {
@@ -196,7 +205,7 @@ describe("what a sync watches", () => {
     const [parent, root] = rootIn({ "a/SKILL.md": skill("a") });
     const p = probe([root], { fault: (op, q) => void (op === "watch" && q === root && fail(op, q)) });
     await p.set.sync();
-    expect(p.take()).toEqual([parent, root]);
+    expect(p.take()).toEqual([parent, ...ancestors(parent), root]);
   });
 
   test("followSymlinks: false does not watch where a symlinked manifest really lives", async () => {
@@ -204,7 +213,7 @@ describe("what a sync watches", () => {
     const [parent, root] = rootIn({ "a/SKILL.md": { symlink: path.join(store, "SKILL.md") } });
     const p = probe([root], { followSymlinks: false });
     await p.set.sync();
-    expect(p.take()).toEqual([parent, root, path.join(root, "a")]);
+    expect(p.take()).toEqual([parent, ...ancestors(parent), root, path.join(root, "a")]);
   });
 
   test("a sync sets up at most 16 directories at once", async () => {
@@ -334,7 +343,7 @@ describe("what events say", () => {
       () => p.seen.dirs.has(path.join(root, "a")) && p.seen.roots.has(root),
     );
     await p.set.sync();
-    expect(p.take()).toEqual([parent, root, store, path.join(root, "a")]);
+    expect(p.take()).toEqual([parent, ...ancestors(parent), root, store, path.join(root, "a")]);
     p.set.close();
     await settle();
     expect(openWatchers().length).toBe(before);
@@ -354,8 +363,8 @@ describe("what events say", () => {
       () => p.seen.dirs.has(path.join(root, "a")) && p.seen.roots.has(root),
     );
     await p.set.sync();
-    expect(p.take()).toEqual([parent, root, path.join(root, "a")]);
-    expect(openWatchers().length - before).toBe(3);
+    expect(p.take()).toEqual([parent, ...ancestors(parent), root, path.join(root, "a")]);
+    expect(openWatchers().length - before).toBe(ancestors(parent).length + 3);
     p.set.close();
     await settle();
     expect(openWatchers().length).toBe(before);
@@ -383,10 +392,17 @@ describe("what events say", () => {
     const before = new Set(openWatchers());
     const p = probe([root]);
     await p.set.sync();
-    // Created in this order: above, root, a, then for l: the folder of its target, then l itself.
+    // Created in this order: above (the folder above, then each further up), root, a, then for l: the
+    // folder of its target, then l itself.
     const mine = openWatchers().filter((w) => !before.has(w));
-    expect(p.take()).toEqual([path.dirname(root), root, path.join(root, "a"), store, path.join(root, "l")]);
-    const [above, , a, target] = mine as [(typeof mine)[0], unknown, (typeof mine)[0], (typeof mine)[0]];
+    const up = [path.dirname(root), ...ancestors(path.dirname(root))];
+    expect(p.take()).toEqual([...up, root, path.join(root, "a"), store, path.join(root, "l")]);
+    type Handle = (typeof mine)[0];
+    const [above, a, target] = [mine[0], mine[up.length + 1], mine[up.length + 2]] as [
+      Handle,
+      Handle,
+      Handle,
+    ];
     above.emit("change", "rename", null);
     await p.until("whole root", () => p.seen.wholeRoots.has(root));
     a.emit("change", "rename", null);
