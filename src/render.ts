@@ -38,8 +38,10 @@ export interface RenderedCatalog {
   readonly text: string;
   /**
    * How many skills (of those the filter kept) were left out: those that did not fit the budget even
-   * with shortened descriptions, and those whose location holds a control character (a path is never
-   * rewritten, and a cleaned path would name another file).
+   * with shortened descriptions, those whose location holds a control character (a path is never
+   * rewritten, and a cleaned path would name another file), and those whose name cleaning would change
+   * (a control character, a lone surrogate, white space at an end or in a run: the model would call
+   * the skill by a name that is not its own).
    */
   readonly omitted: number;
 }
@@ -75,7 +77,8 @@ function toEntry(
   costs: Map<string, number>,
   budgeted: boolean,
 ): Entry {
-  const name = shape.name(cleanText(skill.name));
+  // Only names that cleaning leaves as they are get here (see renderCatalog).
+  const name = shape.name(skill.name);
   const location = shape.location(skill.path);
   const description = cleanText(skill.description);
   // Without a budget no cut is ever sought, so the description is one unit: the per-character arrays
@@ -211,9 +214,9 @@ function checkInput(skills: unknown, options: RenderCatalogOptions): void {
 
 /**
  * Render a catalog as the text an agent puts in its prompt. Pure: no I/O, the same input gives the same text.
- * Names and descriptions have control characters stripped and become one line; every field is escaped
- * for the format. A location is never rewritten: a skill whose path holds a control character is left
- * out and counted in `omitted`. Under a `budget`, the longest descriptions are shortened first, all to
+ * Descriptions have control characters stripped and become one line; every field is escaped for the
+ * format. A location or a name is never rewritten: a skill whose path holds a control character, or
+ * whose name cleaning would change, is left out and counted in `omitted`. Under a `budget`, the longest descriptions are shortened first, all to
  * the same length, ending in `…`, but never below {@link MIN_DESCRIPTION} characters; when the skills
  * still do not fit, the least important (user scope before workspace, then the least relevant to
  * `query` if given, else the later in the list) are left out and counted in `omitted`.
@@ -239,7 +242,9 @@ export function renderCatalog(
   const budgeted = budget !== Number.POSITIVE_INFINITY;
   const entries: Entry[] = [];
   shown.forEach((s, index) => {
-    if (!unshowablePath(s.path)) entries.push(toEntry(s, place?.[index] ?? index, shape, costs, budgeted));
+    // The model reads a location, and calls a skill by its name: neither may be shown rewritten.
+    if (!unshowablePath(s.path) && cleanText(s.name) === s.name)
+      entries.push(toEntry(s, place?.[index] ?? index, shape, costs, budgeted));
   });
   const kept = budgeted ? keepNames(shape, entries, budget) : entries;
   const cap = budgeted ? fairCap(shape, kept, budget) : Number.POSITIVE_INFINITY;

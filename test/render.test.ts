@@ -117,18 +117,42 @@ describe("formats", () => {
 });
 
 describe("cleaning and escaping", () => {
-  const dirty = info("a\u0007b", "one\u0000\u001b[31m two\r\n\tthree\u007f\u009b  \ud800four", {
+  const dirty = info("a b", "one\u0000\u001b[31m two\r\n\tthree\u007f\u009b  \ud800four", {
     path: "/my skills/xy/SKILL.md",
   });
 
-  test("control characters are stripped, white space folds to one line, a lone surrogate becomes U+FFFD", () => {
+  test("in a description, control characters are stripped, white space folds to one line, a lone surrogate becomes U+FFFD", () => {
     const entry = JSON.parse(renderCatalog([dirty], { format: "json" }).text)[0];
     expect(entry).toEqual({
-      name: "ab",
+      name: "a b",
       description: "one[31m two three \ufffdfour",
       location: "/my skills/xy/SKILL.md",
     });
   });
+
+  // Audit D, finding 8: "pdf\t" beside "pdf" rendered as a second "pdf"; the model's call by that name
+  // loaded the other skill. A name is what the model calls a skill by, so it is never rewritten either.
+  test.each(["xml", "markdown", "json"] as const)(
+    "%s: a skill whose name cleaning would change is left out and counted, so no name shown leads elsewhere",
+    (format) => {
+      const skills = [
+        info("pdf", "The real one."),
+        info("pdf\t", "Tab."),
+        info(" pdf", "Leading space."),
+        info("pdf\u0000", "NUL."),
+        info("p\u009bdf", "C1."),
+        info("a  b", "Two spaces."),
+        info("x\ud800", "Lone surrogate."),
+      ];
+      const result = renderCatalog(skills, { format });
+      expect(result).toEqual({
+        text: renderCatalog([info("pdf", "The real one.")], { format }).text,
+        omitted: 6,
+      });
+      expect(renderCatalog(skills, { format, budget: 10_000 }).omitted).toBe(6);
+      expect(renderCatalog(skills, { format, filter: (s) => s.name !== "pdf\t" }).omitted).toBe(5);
+    },
+  );
 
   // Issue 10, finding 11: "x\u0001y" used to render as "xy", and "..\u0001" as "..": another file.
   test.each(["xml", "markdown", "json"] as const)(
@@ -291,10 +315,11 @@ describe("filter", () => {
 
 describe("budget properties", () => {
   const unit = fc.constantFrom("a", "b", " ", "<", "&", '"', "\\", "`", "*", "é", "😀", "\n", "\u0000");
-  const text = fc.string({ unit });
+  // Names that cleaning leaves as they are: any other leaves the skill out (tested above).
+  const name = fc.string({ unit: fc.constantFrom("a", "b", "<", "&", '"', "\\", "`", "*", "é", "😀") });
   const catalog = fc.array(
     fc
-      .record({ name: text, description: fc.string({ unit, maxLength: 90 }), user: fc.boolean() })
+      .record({ name, description: fc.string({ unit, maxLength: 90 }), user: fc.boolean() })
       .map(({ name, description, user }) =>
         // The path is fixed: a control character in it leaves the skill out (tested above).
         info(name, description, { scope: user ? "user" : "workspace", path: "/skills/s/SKILL.md" }),
