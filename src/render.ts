@@ -216,10 +216,11 @@ function checkInput(skills: unknown, options: RenderCatalogOptions): void {
  * Render a catalog as the text an agent puts in its prompt. Pure: no I/O, the same input gives the same text.
  * Descriptions have control characters stripped and become one line; every field is escaped for the
  * format. A location or a name is never rewritten: a skill whose path holds a control character, or
- * whose name cleaning would change, is left out and counted in `omitted`. Under a `budget`, the longest descriptions are shortened first, all to
- * the same length, ending in `…`, but never below {@link MIN_DESCRIPTION} characters; when the skills
- * still do not fit, the least important (user scope before workspace, then the least relevant to
- * `query` if given, else the later in the list) are left out and counted in `omitted`.
+ * whose name cleaning would change, is left out and counted in `omitted`. Under a `budget`, the longest
+ * descriptions are shortened first, all to the same length, ending in `…`, but never below
+ * {@link MIN_DESCRIPTION} characters; when the skills still do not fit, the least important (user scope
+ * before workspace, then the least relevant to `query` if given, else the later in the list) are left
+ * out and counted in `omitted`.
  * @throws {SkillError} `invalid_input` for a bad `skills` array or option, naming it and the value.
  * @example
  * const { text } = renderCatalog(skills.listSkills(), {
