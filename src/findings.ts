@@ -77,7 +77,8 @@ const ERRORS: ReadonlySet<string> = new Set([
   ...TARGET_RULES,
 ]);
 
-const HINTS: Readonly<Record<string, string>> = {
+/** Each rule's default hint; a draft may carry its own. */
+export const HINTS: Readonly<Record<string, string>> = {
   "path-missing": "check the path: give a skill directory, its SKILL.md, or a folder of skill directories",
   "not-a-skill": "give a skill directory, its SKILL.md, or a folder of skill directories",
   "no-skills": "put each skill in its own folder: <root>/<name>/SKILL.md",

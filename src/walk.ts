@@ -1,6 +1,6 @@
 // What validate's paths hold: a root or a skill (classify), the skill directories at any depth (--recursive), and the no-manifest finding when there are none.
 import * as path from "node:path";
-import { type Draft, finish } from "./findings.js";
+import { type Draft, finish, HINTS } from "./findings.js";
 import { type DirEntry, fsCode, readdirSync, realpathSync, statSync, within } from "./fsx.js";
 
 /** How deep below a PATH `--recursive` looks; deeper folders are not read. */
@@ -155,13 +155,17 @@ export function classify(p: string): { kind: "root" | "skill"; dir: string } | D
   }
 }
 
-/** Whether something is at `p`; one that cannot be stat'ed is there (the walk's finding says why). */
-function exists(p: string): boolean {
+/**
+ * What is at `p`: nothing, a folder (or a link to one), or something else; one that cannot be stat'ed
+ * counts as a folder (the walk's finding says why).
+ */
+function kindAt(p: string): "nothing" | "folder" | "other" {
   try {
-    return statSync(p) !== undefined;
+    const st = statSync(p);
+    return st === undefined ? "nothing" : st.isDirectory() ? "folder" : "other";
   } catch (e) {
     fsCode(e);
-    return true;
+    return "folder";
   }
 }
 
@@ -171,8 +175,15 @@ const HINT_MISSING_ROOT = "check --root, --workspace and --home: agent-skills ro
 export function nothingChecked(p: string, drafts: readonly Draft[], recursive: boolean): Draft | undefined {
   // An error under the path already fails the run and says more.
   if (drafts.some((d) => within(d.file, p) && finish(d).severity === "error")) return undefined;
-  if (!exists(p)) {
+  const kind = kindAt(p);
+  if (kind === "nothing") {
     return { ...draft("no-manifest", p, "does not exist, so nothing was checked"), hint: HINT_MISSING_ROOT };
+  }
+  // A file other than SKILL.md, or a FIFO: nothing can be "found in it".
+  if (kind === "other") {
+    const message =
+      "is not a skill directory, a SKILL.md or a folder of skill directories, so nothing was checked";
+    return { ...draft("no-manifest", p, message), hint: HINTS["not-a-skill"] as string };
   }
   // Near misses and deeper manifests lie below `p`, never at it.
   const rel = (f: string) => JSON.stringify(path.relative(p, f));

@@ -54,6 +54,24 @@ describe("classify", () => {
       },
     ]);
   });
+
+  // Audit D, finding 9: given alone, such a path also failed the run for "no skill directory was found
+  // in it", as if it were a folder.
+  test("a path given that is neither a folder nor a SKILL.md fails the run for what it is, not for its contents", () => {
+    const base = writeTree({ "README.md": "x", pipe: { fifo: true } });
+    for (const p of [path.join(base, "README.md"), path.join(base, "pipe")]) {
+      expect(validateSkills([p]).findings.slice(1)).toEqual([
+        {
+          severity: "error",
+          rule: "no-manifest",
+          file: p,
+          message:
+            "is not a skill directory, a SKILL.md or a folder of skill directories, so nothing was checked",
+          hint: "give a skill directory, its SKILL.md, or a folder of skill directories",
+        },
+      ]);
+    }
+  });
 });
 
 describe("findSkillDirs", () => {
