@@ -158,21 +158,38 @@ export class WatchSet {
    * link), then the root, then its listing; a root whose parents do not exist yet is watched from its
    * nearest existing ancestor. Every folder further up is watched for the name of the one below it:
    * an ancestor renamed away with another put in its place (a fresh checkout where the project was, a
-   * symlink re-pointed) takes the watches below it along, and only its own parent sees the swap.
+   * symlink re-pointed) takes the watches below it along, and only its own parent sees the swap; the
+   * same for a linked ancestor's target, where it lives.
    */
   async #syncRoot(r: number, rw: RootWatch): Promise<void> {
     const root = (this.#config.roots[r] as { path: string }).path;
     const names = rw.names;
     rw.dirty = false;
     rw.names = new Set();
-    closeAll(rw.above);
-    rw.target?.close();
-    rw.self?.close();
+    // The last sync's watches stay until this one's are set, as a skill directory's do: a change made
+    // meanwhile is an event of one or the other.
+    const old = [...rw.above, rw.target, rw.self];
     rw.above = [];
     rw.target = rw.self = undefined;
+    try {
+      await this.#watchAbove(rw, root);
+      rw.target = await this.#watchLinkTarget(root, () => this.#rootDirty(rw, null));
+      await this.#listRoot(rw, root, names);
+    } finally {
+      for (const handle of old) handle?.close();
+    }
+  }
+
+  /**
+   * The folder above `root` (its nearest existing ancestor while it does not exist), every folder
+   * further up for the name of the one below it, and for each of those folders that is a symlink, the
+   * folder its target lives in.
+   */
+  async #watchAbove(rw: RootWatch, root: string): Promise<void> {
+    const dirty = () => this.#rootDirty(rw, null);
     const watchFor = (folder: string, next: string) => {
       const handle = this.#watch(folder, (name) => {
-        if (name === null || name === next) this.#rootDirty(rw, null);
+        if (name === null || name === next) dirty();
       });
       if (handle !== undefined) rw.above.push(handle);
     };
@@ -193,12 +210,17 @@ export class WatchSet {
       p = root;
     }
     // Only above a folder that was found: past the climb's limit nothing up there exists either.
-    if (below !== root) {
-      for (let up = path.dirname(below); up !== below; below = up, up = path.dirname(up)) {
-        watchFor(up, path.basename(below));
-      }
+    if (below === root) return;
+    for (let at = below; path.dirname(at) !== at; at = path.dirname(at)) {
+      watchFor(path.dirname(at), path.basename(at));
+      // A linked ancestor's watches follow its target: that target swapped is seen where it lives.
+      const link = await this.#watchLinkTarget(at, dirty);
+      if (link !== undefined) rw.above.push(link);
     }
-    rw.target = await this.#watchLinkTarget(root, () => this.#rootDirty(rw, null));
+  }
+
+  /** Watch and list the root, and mark the skill directories to (re)watch: all, or those `names` says. */
+  async #listRoot(rw: RootWatch, root: string, names: Set<string> | null): Promise<void> {
     const listing = (await isDirectory(root)) ? await this.#watchRoot(rw, root) : undefined;
     /** Each skill directory, and whether it is a symlink. */
     const children = new Map<string, boolean>();

@@ -290,6 +290,39 @@ describe("roots that come and go", () => {
     await expectCurrent(w);
   });
 
+  test("an ancestor that is a symlink, its target replaced by a fresh copy: the copy is served and watched (audit G, finding 1)", async () => {
+    const ws = tempDir();
+    const real = path.join(ws, "store", "real");
+    writeTree({ "skills/one/SKILL.md": skill("one") }, real);
+    fs.symlinkSync(real, path.join(ws, "link"));
+    const root = path.join(ws, "link", "skills");
+    const w = await live([root]);
+    fs.renameSync(real, `${real}.bak`);
+    writeTree({ "skills/two/SKILL.md": skill("two") }, real);
+    await w.until("two in place of one", () => names(w.skills).join() === "two");
+    fs.writeFileSync(path.join(real, "skills", "two", "SKILL.md"), skill("two", "edited"));
+    await w.until("two edited", () => description(w.skills, "two") === "edited");
+    await expectCurrent(w);
+  });
+
+  test("an ancestor swapped while its root is being watched again: the swap and later edits are seen (audit G, finding 2)", async () => {
+    const ws = tempDir();
+    const project = path.join(ws, "project");
+    const root = path.join(project, ".clarvis", "skills");
+    writeTree({ "one/SKILL.md": skill("one", "old checkout") }, root);
+    const w = await live([root]);
+    // The next sync of the root (after the note below) looks at the folders above it: the swap lands then.
+    actAt("watchStat", path.join(project, ".clarvis"), () => {
+      fs.renameSync(project, `${project}.bak`);
+      writeTree({ "one/SKILL.md": skill("one", "new checkout"), "notes.txt": "x" }, root);
+    });
+    fs.writeFileSync(path.join(root, "notes.txt"), "x");
+    await w.until("the new checkout", () => description(w.skills, "one") === "new checkout");
+    fs.writeFileSync(path.join(root, "one", "SKILL.md"), skill("one", "edited later"));
+    await w.until("the later edit", () => description(w.skills, "one") === "edited later");
+    await expectCurrent(w);
+  });
+
   test("a root that is a file, then a directory", async () => {
     const ws = tempDir();
     const root = path.join(ws, "skills");
