@@ -40,8 +40,8 @@ export interface RenderedCatalog {
    * How many skills (of those the filter kept) were left out: those that did not fit the budget even
    * with shortened descriptions, those whose location holds a control character (a path is never
    * rewritten, and a cleaned path would name another file), and those whose name cleaning would change
-   * (a control character, a lone surrogate, white space at an end or in a run: the model would call
-   * the skill by a name that is not its own).
+   * (a control character, a lone surrogate, white space other than single spaces between words, a
+   * no-break space or U+FEFF included: the model would call the skill by a name that is not its own).
    */
   readonly omitted: number;
 }

@@ -9,7 +9,7 @@ import { cut, outputWidth, widthOf } from "../src/cli/text.js";
 import { setFaultHook } from "../src/fsx.js";
 import { createAgentSkills, renderCatalog } from "../src/index.js";
 import { EXAMPLE, REPO, run } from "./helpers/cli.js";
-import { skill, tempDir, writeTree } from "./helpers/fixture.js";
+import { manifest, skill, tempDir, writeTree } from "./helpers/fixture.js";
 
 const BIN = path.join(REPO, "dist/cli/bin.js");
 const BROKEN_WARNING =
@@ -70,8 +70,21 @@ describe("catalog", () => {
     expect(run(["catalog", "--format", "markdown", "--budget", String(budget), ...EXAMPLE])).toEqual({
       code: 0,
       out: `${expected.text}\n`,
-      err: `${BROKEN_WARNING}note: 2 skills of 4 left out (over the budget, or a location that cannot be shown)\n`,
+      err: `${BROKEN_WARNING}note: 2 skills of 4 left out (over the budget, or a name or location that cannot be shown as it is)\n`,
     });
+  });
+
+  // Audit G, finding 5: without a budget the note blamed the budget, and did not say that a name counts.
+  test("without --budget, the note names the one reason left: a name or location that cannot be shown", () => {
+    const root = writeTree({
+      "a/SKILL.md": skill("pdf"),
+      "b/SKILL.md": manifest('name: "pdf\\t"\ndescription: Tab.'),
+    });
+    const { code, err } = run(["catalog", "--root", root]);
+    expect([code, err.split("\n").at(-2)]).toEqual([
+      0,
+      "note: 1 skill of 2 left out (a name or location that cannot be shown as it is)",
+    ]);
   });
 
   test("--query keeps the skills most relevant to it when the budget cannot hold all", () => {
@@ -86,7 +99,7 @@ describe("catalog", () => {
     expect(run([...args, ...EXAMPLE])).toEqual({
       code: 0,
       out: `${ranked.text}\n`,
-      err: `${BROKEN_WARNING}note: 2 skills of 4 left out (over the budget, or a location that cannot be shown)\n`,
+      err: `${BROKEN_WARNING}note: 2 skills of 4 left out (over the budget, or a name or location that cannot be shown as it is)\n`,
     });
     expect(run(["list", "--query", "x", ...EXAMPLE])).toEqual({
       code: 2,

@@ -117,9 +117,9 @@ export function catalogCommand(inv: Invocation, io: CliIo): number {
   else if (text !== "") io.stdout(`${text}\n`);
   printWarnings(skills.warnings, io);
   if (omitted > 0) {
-    io.stderr(
-      `note: ${plural(omitted, "skill")} of ${list.length} left out (over the budget, or a location that cannot be shown)\n`,
-    );
+    // Without a budget, only a name or location that cannot be shown as it is leaves a skill out.
+    const why = `${inv.budget === undefined ? "" : "over the budget, or "}a name or location that cannot be shown as it is`;
+    io.stderr(`note: ${plural(omitted, "skill")} of ${list.length} left out (${why})\n`);
   }
   // noteSearched says nothing when a skill was found.
   noteSearched(skills, io);
