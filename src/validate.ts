@@ -285,7 +285,7 @@ export function validateSkills(paths: readonly string[], options: ValidateOption
     // The per-root "holds no skill directory" warnings say less than the error that replaces them.
     drafts = drafts.filter((d) => d.rule !== "no-skills");
     for (const root of config.roots) {
-      const nothing = nothingChecked(root.path, drafts, recursive);
+      const nothing = nothingChecked(root.path, drafts, recursive, asRoots);
       if (nothing !== undefined) drafts.push(nothing);
     }
   }

@@ -143,11 +143,12 @@ export function classify(p: string): { kind: "root" | "skill"; dir: string } | D
   try {
     const st = statSync(p);
     if (st === undefined) return draft("path-missing", p, "does not exist");
-    if (st.isFile()) {
+    if (!st.isDirectory()) {
+      // A SKILL.md that is no regular file (a FIFO) is its folder's skill too: that check says what is wrong.
       if (path.basename(p).toLowerCase() === "skill.md") return { kind: "skill", dir: path.dirname(p) };
-      return draft("not-a-skill", p, "is a file but not a SKILL.md; skipped");
+      const what = st.isFile() ? "is a file but not a SKILL.md" : "is not a file or a directory";
+      return draft("not-a-skill", p, `${what}; skipped`);
     }
-    if (!st.isDirectory()) return draft("not-a-skill", p, "is not a file or a directory; skipped");
     const holdsManifest = readdirSync(p).some((e) => e.name.toLowerCase() === "skill.md");
     return { kind: holdsManifest ? "skill" : "root", dir: p };
   } catch (e) {
@@ -156,13 +157,14 @@ export function classify(p: string): { kind: "root" | "skill"; dir: string } | D
 }
 
 /**
- * What is at `p`: nothing, a folder (or a link to one), or something else; one that cannot be stat'ed
- * counts as a folder (the walk's finding says why).
+ * What is at `p`: nothing, a folder (or a link to one), a regular file, or something else; one that
+ * cannot be stat'ed counts as a folder (the walk's finding says why).
  */
-function kindAt(p: string): "nothing" | "folder" | "other" {
+function kindAt(p: string): "nothing" | "folder" | "file" | "other" {
   try {
     const st = statSync(p);
-    return st === undefined ? "nothing" : st.isDirectory() ? "folder" : "other";
+    if (st === undefined) return "nothing";
+    return st.isDirectory() ? "folder" : st.isFile() ? "file" : "other";
   } catch (e) {
     fsCode(e);
     return "folder";
@@ -171,19 +173,34 @@ function kindAt(p: string): "nothing" | "folder" | "other" {
 
 const HINT_MISSING_ROOT = "check --root, --workspace and --home: agent-skills roots shows where it looks";
 
-/** Checking nothing is a failure: a CI gate pointed one folder too high must not pass. */
-export function nothingChecked(p: string, drafts: readonly Draft[], recursive: boolean): Draft | undefined {
+/**
+ * Checking nothing is a failure: a CI gate pointed one folder too high must not pass. `asRoots`: every
+ * path was taken as a root, where only a folder of skill directories will do.
+ */
+export function nothingChecked(
+  p: string,
+  drafts: readonly Draft[],
+  recursive: boolean,
+  asRoots = false,
+): Draft | undefined {
   // An error under the path already fails the run and says more.
   if (drafts.some((d) => within(d.file, p) && finish(d).severity === "error")) return undefined;
   const kind = kindAt(p);
   if (kind === "nothing") {
     return { ...draft("no-manifest", p, "does not exist, so nothing was checked"), hint: HINT_MISSING_ROOT };
   }
-  // A file other than SKILL.md, or a FIFO: nothing can be "found in it".
-  if (kind === "other") {
-    const message =
-      "is not a skill directory, a SKILL.md or a folder of skill directories, so nothing was checked";
-    return { ...draft("no-manifest", p, message), hint: HINTS["not-a-skill"] as string };
+  // A file or a FIFO: nothing can be "found in it". As a root only a folder will do; as a PATH, a
+  // SKILL.md too (which, whatever its kind, was checked as its folder's skill).
+  if (kind === "file" && asRoots) {
+    const message = "is a file, not a folder of skill directories, so nothing was checked";
+    return { ...draft("no-manifest", p, message), hint: HINTS.root_not_directory as string };
+  }
+  if (kind !== "folder") {
+    const what = kind === "file" ? "is a file but not a SKILL.md" : "is neither a file nor a folder";
+    return {
+      ...draft("no-manifest", p, `${what}, so nothing was checked`),
+      hint: HINTS["not-a-skill"] as string,
+    };
   }
   // Near misses and deeper manifests lie below `p`, never at it.
   const rel = (f: string) => JSON.stringify(path.relative(p, f));

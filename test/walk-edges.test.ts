@@ -56,21 +56,56 @@ describe("classify", () => {
   });
 
   // Audit D, finding 9: given alone, such a path also failed the run for "no skill directory was found
-  // in it", as if it were a folder.
-  test("a path given that is neither a folder nor a SKILL.md fails the run for what it is, not for its contents", () => {
-    const base = writeTree({ "README.md": "x", pipe: { fifo: true } });
-    for (const p of [path.join(base, "README.md"), path.join(base, "pipe")]) {
-      expect(validateSkills([p]).findings.slice(1)).toEqual([
-        {
-          severity: "error",
-          rule: "no-manifest",
-          file: p,
-          message:
-            "is not a skill directory, a SKILL.md or a folder of skill directories, so nothing was checked",
-          hint: "give a skill directory, its SKILL.md, or a folder of skill directories",
-        },
-      ]);
-    }
+  // in it", as if it were a folder. Audit G, findings 3 and 4: as a root, a SKILL.md was told it is no
+  // SKILL.md; and a SKILL.md that is a FIFO was "not a SKILL.md" given itself, "a FIFO" given its folder.
+  test("a path given that is no folder fails the run for what it is, not for its contents", () => {
+    const base = writeTree({
+      "README.md": "x",
+      pipe: { fifo: true },
+      "s/SKILL.md": skill("s"),
+      "f/SKILL.md": { fifo: true },
+    });
+    const hint = "give a skill directory, its SKILL.md, or a folder of skill directories";
+    const nothing = (p: string, asRoots = false) =>
+      validateSkills([p], { asRoots }).findings.filter((f) => f.rule === "no-manifest");
+    const readme = path.join(base, "README.md");
+    expect(nothing(readme)).toEqual([
+      {
+        severity: "error",
+        rule: "no-manifest",
+        file: readme,
+        message: "is a file but not a SKILL.md, so nothing was checked",
+        hint,
+      },
+    ]);
+    const pipe = path.join(base, "pipe");
+    expect(nothing(pipe)).toEqual([
+      {
+        severity: "error",
+        rule: "no-manifest",
+        file: pipe,
+        message: "is neither a file nor a folder, so nothing was checked",
+        hint,
+      },
+    ]);
+    const manifest = path.join(base, "s", "SKILL.md");
+    expect(nothing(manifest, true)).toEqual([
+      {
+        severity: "error",
+        rule: "no-manifest",
+        file: manifest,
+        message: "is a file, not a folder of skill directories, so nothing was checked",
+        hint: "give a directory that holds skill directories",
+      },
+    ]);
+    // A FIFO named SKILL.md is its folder's skill, given either way: the same manifest-file finding.
+    const fifo = path.join(base, "f", "SKILL.md");
+    const verdict = (p: string) => {
+      const r = validateSkills([p]);
+      return [r.skills, r.findings.map((f) => [f.rule, f.file, f.message])];
+    };
+    expect(verdict(fifo)).toEqual(verdict(path.dirname(fifo)));
+    expect(verdict(fifo)[1]).toEqual([["manifest-file", fifo, expect.stringContaining("FIFO")]]);
   });
 });
 
