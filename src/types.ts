@@ -264,8 +264,9 @@ export interface WatchOptions {
   onChange?: (result: RefreshResult) => void;
   /**
    * Called with the error of a refresh that threw (strict mode; the last good snapshot stays), or with
-   * what `onChange` threw. Without it, a `SkillError` coded `invalid_skill` or `duplicate_skill` goes to
-   * the warn sink under that code; anything else is thrown again outside the watcher.
+   * what `onChange` threw. The same `SkillError` as the last failed refresh's is not reported again
+   * until a refresh succeeds. Without it, a `SkillError` coded `invalid_skill` or `duplicate_skill` goes
+   * to the warn sink under that code; anything else is thrown again outside the watcher.
    */
   onError?: (error: unknown) => void;
   /** Quiet time after the last event before a refresh runs; a longer burst refreshes at most every ten of these. @default 100 */

@@ -136,6 +136,11 @@ class Watcher {
    * scan's, which would carry the failed batch's directories over unread. The next refresh looks everywhere.
    */
   #failed = false;
+  /**
+   * What the last failed refresh threw, as reported; the same again (a poll, or an edit that leaves the
+   * skill as broken) is not reported again until a refresh succeeds.
+   */
+  #lastFailure: string | undefined;
   #closing: Promise<void> | undefined;
   readonly #onAbort = () => void this.close();
 
@@ -228,9 +233,13 @@ class Watcher {
     try {
       result = await this.#refresh(hint);
       this.#failed = false;
+      this.#lastFailure = undefined;
     } catch (e) {
       this.#failed = true;
-      if (this.#closing === undefined) this.#report(e);
+      const failure = e instanceof SkillError ? `${e.code} ${e.path ?? ""} ${e.message}` : undefined;
+      if (this.#closing === undefined && (failure === undefined || failure !== this.#lastFailure))
+        this.#report(e);
+      this.#lastFailure = failure;
       return;
     }
     if (result.added.length + result.removed.length + result.changed.length === 0) return;

@@ -422,9 +422,15 @@ describe("refreshes", () => {
     fs.writeFileSync(path.join(root, "b", "SKILL.md"), skill("b", "b1"));
     fs.writeFileSync(path.join(root, "a", "SKILL.md"), "---\nname: [\n---\n");
     await w.until("the error", () => w.errors.length > 0);
-    // Another skill is edited: the refresh it starts must see a again, still broken.
+    // Another skill is edited: the refresh it starts must see a again, still broken (the same failure,
+    // which is not reported twice), and install nothing.
+    const scans = countScans(root);
     fs.writeFileSync(path.join(root, "c", "SKILL.md"), skill("c", "c1"));
-    await w.until("a second error", () => w.errors.length > 1);
+    for (const end = Date.now() + LIMIT_MS; scans.n === 0 && Date.now() < end; )
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(scans.n).toBeGreaterThan(0);
+    expect(w.errors.length).toBe(1);
     expect(descriptions()).toEqual(["The a skill.", "b0", "c0"]);
     fs.writeFileSync(path.join(root, "a", "SKILL.md"), skill("a"));
     await w.until("b's and c's edits", () => descriptions().join() === "The a skill.,b1,c1");
@@ -440,6 +446,37 @@ describe("refreshes", () => {
       await new Promise((resolve) => setTimeout(resolve, 200));
       // The scan at creation said it once; ready and every poll since found nothing new to say.
       expect(w.warnings.map((x) => x.code)).toEqual(["dangling_symlink"]);
+    },
+  );
+
+  // Audit G: a polling watcher in strict mode reported the same failure at every poll (10 a second at
+  // pollMs 100), to the sink or to onError.
+  test.each([false, true])(
+    "a strict failure that stays is reported once, not at every poll; fixed and broken again, once more (onError: %s)",
+    async (withOnError) => {
+      const root = writeTree({ "a/SKILL.md": skill("a") });
+      const w = await live(
+        [root],
+        { usePolling: true, pollMs: 20 },
+        { strict: true, defaultOnError: !withOnError },
+      );
+      // The default report goes to the warn sink, which wakes no wait: look every few milliseconds.
+      const poll = async (what: string, check: () => boolean) => {
+        for (const end = Date.now() + LIMIT_MS; !check(); await new Promise((r) => setTimeout(r, 5)))
+          if (Date.now() > end) throw new Error(`not seen within ${LIMIT_MS} ms: ${what}`);
+      };
+      const failures = () =>
+        withOnError ? w.errors.length : w.warnings.filter((x) => x.code === "invalid_skill").length;
+      writeTree({ "bad/SKILL.md": "---\nname: [\n---\n" }, root);
+      await poll("the failure", () => failures() > 0);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(failures()).toBe(1);
+      fs.writeFileSync(path.join(root, "bad", "SKILL.md"), skill("bad"));
+      await poll("bad fixed", () => names(w.skills).includes("bad"));
+      fs.writeFileSync(path.join(root, "bad", "SKILL.md"), "---\nname: [\n---\n");
+      await poll("the second failure", () => failures() === 2);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(failures()).toBe(2);
     },
   );
 
