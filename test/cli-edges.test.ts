@@ -67,6 +67,8 @@ describe("text helpers", () => {
     expect(showMessage(`${odd}${path.sep}a ${path.sep}wxk+(1)$${path.sep}a`, odd)).toBe(
       `a ${path.sep}wxk+(1)$${path.sep}a`,
     );
+    // The cwd itself, written with its separator, is shown as "." (audit G), as showPath shows it.
+    expect(showMessage(`x ${cwd}${path.sep} and "${cwd}${path.sep}"`, cwd)).toBe(`x . and "."`);
     // Cut after what may open a path in a message: a space, a quote, a parenthesis.
     expect(showMessage(`(${inside}) "${inside}" '${inside}'`, cwd)).toBe(
       `(a${path.sep}SKILL.md) "a${path.sep}SKILL.md" 'a${path.sep}SKILL.md'`,

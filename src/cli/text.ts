@@ -128,8 +128,13 @@ export function showMessage(message: string, cwd: string): string {
   const prefix = cwd.endsWith(path.sep) ? cwd : cwd + path.sep;
   // From the root the prefix is the separator itself: cutting it would garble every path, so none is cut.
   if (prefix === path.sep) return oneLine(message);
-  const starts = new RegExp(`(^|[\\s"'(])${prefix.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`, "g");
-  return oneLine(message.replace(starts, "$1"));
+  const starts = new RegExp(`(^|[\\s"'(])${prefix.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?=(.?))`, "g");
+  // The cwd itself (nothing of a path follows its separator) is ".", as showPath shows it.
+  return oneLine(
+    message.replace(starts, (_, before: string, next: string) =>
+      /^[\s"'),:;]?$/.test(next) ? `${before}.` : before,
+    ),
+  );
 }
 
 /**
