@@ -181,7 +181,7 @@ export function nothingChecked(
   p: string,
   drafts: readonly Draft[],
   recursive: boolean,
-  asRoots = false,
+  asRoots: boolean,
 ): Draft | undefined {
   // An error under the path already fails the run and says more.
   if (drafts.some((d) => within(d.file, p) && finish(d).severity === "error")) return undefined;

@@ -236,7 +236,8 @@ class Watcher {
       this.#lastFailure = undefined;
     } catch (e) {
       this.#failed = true;
-      const failure = e instanceof SkillError ? `${e.code} ${e.path ?? ""} ${e.message}` : undefined;
+      // A SkillError's message names the manifest.
+      const failure = e instanceof SkillError ? `${e.code} ${e.message}` : undefined;
       if (this.#closing === undefined && (failure === undefined || failure !== this.#lastFailure))
         this.#report(e);
       this.#lastFailure = failure;

@@ -69,6 +69,7 @@ describe("text helpers", () => {
     );
     // The cwd itself, written with its separator, is shown as "." (audit G), as showPath shows it.
     expect(showMessage(`x ${cwd}${path.sep} and "${cwd}${path.sep}"`, cwd)).toBe(`x . and "."`);
+    expect(showMessage(`in ${cwd}${path.sep}`, cwd)).toBe("in .");
     // Cut after what may open a path in a message: a space, a quote, a parenthesis.
     expect(showMessage(`(${inside}) "${inside}" '${inside}'`, cwd)).toBe(
       `(a${path.sep}SKILL.md) "a${path.sep}SKILL.md" 'a${path.sep}SKILL.md'`,

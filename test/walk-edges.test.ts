@@ -267,10 +267,10 @@ describe("nothing checked: only an error under the same PATH stands in for it", 
       ["a", "no-manifest", "error"],
     ]);
     const error = { rule: "unreadable", file: path.join(ab, "s", "SKILL.md"), message: "x" };
-    expect(nothingChecked(ab, [error], false)).toBeUndefined();
-    expect(nothingChecked(a, [error], false)?.rule).toBe("no-manifest");
+    expect(nothingChecked(ab, [error], false, false)).toBeUndefined();
+    expect(nothingChecked(a, [error], false, false)?.rule).toBe("no-manifest");
     // A warning under the PATH does not stand in for the error.
-    expect(nothingChecked(a, [{ rule: "no-skills", file: a, message: "x" }], false)?.rule).toBe(
+    expect(nothingChecked(a, [{ rule: "no-skills", file: a, message: "x" }], false, false)?.rule).toBe(
       "no-manifest",
     );
   });
@@ -279,7 +279,7 @@ describe("nothing checked: only an error under the same PATH stands in for it", 
     const base = writeTree({ "a/.keep": "" });
     const error = { rule: "unreadable", file: path.join(base, "a", "s", "SKILL.md"), message: "x" };
     // Not read: the error stands in before the disk is looked at.
-    expect(nothingChecked(path.sep, [error], true)).toBeUndefined();
+    expect(nothingChecked(path.sep, [error], true, false)).toBeUndefined();
   });
 });
 
@@ -373,18 +373,18 @@ describe("nothingChecked on a PATH it cannot stat", () => {
       });
     try {
       fail(Object.assign(new Error("denied"), { code: "EACCES" }));
-      expect(nothingChecked(d, [], true)).toEqual({
+      expect(nothingChecked(d, [], true, false)).toEqual({
         rule: "no-manifest",
         file: d,
         message: "no SKILL.md was found at any depth below it, so nothing was checked",
         hint: "check the path: each skill is a folder holding a SKILL.md",
       });
       fail(new TypeError("a bug"));
-      expect(() => nothingChecked(d, [], true)).toThrow(TypeError);
+      expect(() => nothingChecked(d, [], true, false)).toThrow(TypeError);
     } finally {
       setFaultHook(null);
     }
-    expect(nothingChecked(path.join(base, "none"), [], true)).toEqual({
+    expect(nothingChecked(path.join(base, "none"), [], true, false)).toEqual({
       rule: "no-manifest",
       file: path.join(base, "none"),
       message: "does not exist, so nothing was checked",

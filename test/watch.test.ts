@@ -296,13 +296,17 @@ describe("roots that come and go", () => {
     writeTree({ "skills/one/SKILL.md": skill("one") }, real);
     fs.symlinkSync(real, path.join(ws, "link"));
     const root = path.join(ws, "link", "skills");
-    const w = await live([root]);
+    const count = () => process.getActiveResourcesInfo().filter((r) => r === "FSEventWrap").length;
+    const before = count();
+    const w = await live([root], { persistent: true });
     fs.renameSync(real, `${real}.bak`);
     writeTree({ "skills/two/SKILL.md": skill("two") }, real);
     await w.until("two in place of one", () => names(w.skills).join() === "two");
     fs.writeFileSync(path.join(real, "skills", "two", "SKILL.md"), skill("two", "edited"));
     await w.until("two edited", () => description(w.skills, "two") === "edited");
     await expectCurrent(w);
+    // The watch where the linked ancestor's target lives is released with the rest.
+    expect(count()).toBe(before);
   });
 
   test("an ancestor swapped while its root is being watched again: the swap and later edits are seen (audit G, finding 2)", async () => {
@@ -471,12 +475,15 @@ describe("refreshes", () => {
       await poll("the failure", () => failures() > 0);
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(failures()).toBe(1);
+      // Broken another way: a new failure, reported.
+      fs.writeFileSync(path.join(root, "bad", "SKILL.md"), "---\nname: bad\n---\n");
+      await poll("the other failure", () => failures() === 2);
       fs.writeFileSync(path.join(root, "bad", "SKILL.md"), skill("bad"));
       await poll("bad fixed", () => names(w.skills).includes("bad"));
       fs.writeFileSync(path.join(root, "bad", "SKILL.md"), "---\nname: [\n---\n");
-      await poll("the second failure", () => failures() === 2);
+      await poll("the failure again", () => failures() === 3);
       await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(failures()).toBe(2);
+      expect(failures()).toBe(3);
     },
   );
 
