@@ -66,37 +66,26 @@ describe("classify", () => {
       "f/SKILL.md": { fifo: true },
     });
     const hint = "give a skill directory, its SKILL.md, or a folder of skill directories";
-    const nothing = (p: string, asRoots = false) =>
-      validateSkills([p], { asRoots }).findings.filter((f) => f.rule === "no-manifest");
-    const readme = path.join(base, "README.md");
-    expect(nothing(readme)).toEqual([
-      {
-        severity: "error",
-        rule: "no-manifest",
-        file: readme,
-        message: "is a file but not a SKILL.md, so nothing was checked",
-        hint,
-      },
+    /** The no-manifest finding validate gives the path `name` of `base`: [message, hint]. */
+    const nothing = (name: string, asRoots = false) => {
+      const p = path.join(base, name);
+      return validateSkills([p], { asRoots })
+        .findings.filter((f) => f.rule === "no-manifest")
+        .map((f) => [f.severity, f.file === p, f.message, f.hint]);
+    };
+    expect(nothing("README.md")).toEqual([
+      ["error", true, "is a file but not a SKILL.md, so nothing was checked", hint],
     ]);
-    const pipe = path.join(base, "pipe");
-    expect(nothing(pipe)).toEqual([
-      {
-        severity: "error",
-        rule: "no-manifest",
-        file: pipe,
-        message: "is neither a file nor a folder, so nothing was checked",
-        hint,
-      },
+    expect(nothing("pipe")).toEqual([
+      ["error", true, "is neither a file nor a folder, so nothing was checked", hint],
     ]);
-    const manifest = path.join(base, "s", "SKILL.md");
-    expect(nothing(manifest, true)).toEqual([
-      {
-        severity: "error",
-        rule: "no-manifest",
-        file: manifest,
-        message: "is a file, not a folder of skill directories, so nothing was checked",
-        hint: "give a directory that holds skill directories",
-      },
+    expect(nothing("s/SKILL.md", true)).toEqual([
+      [
+        "error",
+        true,
+        "is a file, not a folder of skill directories, so nothing was checked",
+        "give a directory that holds skill directories",
+      ],
     ]);
     // A FIFO named SKILL.md is its folder's skill, given either way: the same manifest-file finding.
     const fifo = path.join(base, "f", "SKILL.md");
