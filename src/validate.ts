@@ -286,7 +286,10 @@ export function validateSkills(paths: readonly string[], options: ValidateOption
     drafts = drafts.filter((d) => d.rule !== "no-skills");
     for (const root of config.roots) {
       const nothing = nothingChecked(root.path, drafts, recursive, asRoots);
-      if (nothing !== undefined) drafts.push(nothing);
+      if (nothing === undefined) continue;
+      // The error says what the path is: the warning that skipped it would only say it again.
+      drafts = drafts.filter((d) => !(d.rule === "not-a-skill" && d.file === root.path));
+      drafts.push(nothing);
     }
   }
   emit(check.seen, options.onWarning);

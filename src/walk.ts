@@ -195,6 +195,12 @@ export function nothingChecked(
     const message = "is a file, not a folder of skill directories, so nothing was checked";
     return { ...draft("no-manifest", p, message), hint: HINTS.root_not_directory as string };
   }
+  if (kind === "file" && path.basename(p).toLowerCase() === "skill.md") {
+    // Checked as its folder's skill, which discovery did not take (a symlink, not followed).
+    const message =
+      "is a SKILL.md whose folder held no skill to check (see its finding), so nothing was checked";
+    return { ...draft("no-manifest", p, message), hint: HINTS["not-a-skill"] as string };
+  }
   if (kind !== "folder") {
     const what = kind === "file" ? "is a file but not a SKILL.md" : "is neither a file nor a folder";
     return {

@@ -60,13 +60,10 @@ const ROWS: [string, Tree, string, (readonly [string, string, string, number | n
   ["a clean skill", { "pdf/SKILL.md": skill("pdf") }, "pdf", []],
   ["path-missing", {}, "nope", [["nope", "path-missing", "error", null, null]]],
   [
-    "not-a-skill: a file, and no-manifest since nothing was checked",
+    "no-manifest: a file given alone, which says what it is (the not-a-skill warning would repeat it)",
     { "README.md": "x" },
     "README.md",
-    [
-      ["README.md", "not-a-skill", "warning", null, null],
-      ["README.md", "no-manifest", "error", null, null],
-    ],
+    [["README.md", "no-manifest", "error", null, null]],
   ],
   [
     "no-manifest: an empty root (issue 11: it used to pass with 0 skills checked)",
@@ -322,12 +319,11 @@ describe("the real corpus", () => {
     expect(report.ok).toBe(false);
   });
 
-  test("a file given as a path is skipped with a warning, not taken for a skill; nothing checked fails", () => {
+  test("a file given alone is not taken for a skill: nothing checked fails, with one error saying what it is", () => {
     const file = path.join(FIXTURES, "..", "SOURCES.md");
     const report = validateSkills([file]);
-    expect(report.findings.map((f) => [f.rule, f.severity])).toEqual([
-      ["not-a-skill", "warning"],
-      ["no-manifest", "error"],
+    expect(report.findings.map((f) => [f.rule, f.severity, f.message])).toEqual([
+      ["no-manifest", "error", "is a file but not a SKILL.md, so nothing was checked"],
     ]);
     expect(report.ok).toBe(false);
     expect(fs.existsSync(file)).toBe(true);

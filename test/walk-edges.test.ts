@@ -31,7 +31,7 @@ describe("classify", () => {
   });
 
   test("a file other than SKILL.md, and a FIFO, are skipped with their own messages", () => {
-    const base = writeTree({ "a/README.md": "x", pipe: { fifo: true } });
+    const base = writeTree({ "a/README.md": "x", pipe: { fifo: true }, "s/SKILL.md": skill("s") });
     const readme = path.join(base, "a", "README.md");
     const pipe = path.join(base, "pipe");
     expect(classify(readme)).toEqual({
@@ -44,7 +44,10 @@ describe("classify", () => {
       file: pipe,
       message: "is not a file or a directory; skipped",
     });
-    expect(validateSkills([pipe]).findings.slice(0, 1)).toEqual([
+    // Beside a skill that was checked, such a path is a warning, and the run passes.
+    const report = validateSkills([pipe, path.join(base, "s")]);
+    expect(report.ok).toBe(true);
+    expect(report.findings).toEqual([
       {
         severity: "warning",
         rule: "not-a-skill",
@@ -85,6 +88,18 @@ describe("classify", () => {
         true,
         "is a file, not a folder of skill directories, so nothing was checked",
         "give a directory that holds skill directories",
+      ],
+    ]);
+    // A SKILL.md that is a link, not followed: its folder's warning stays, and the error points to it.
+    const linked = writeTree({ "real.md": skill("l"), "l/SKILL.md": { symlink: "../real.md" } });
+    const link = path.join(linked, "l", "SKILL.md");
+    const report = validateSkills([link], { followSymlinks: false });
+    expect(report.findings.map((f) => [f.rule, f.file, f.message])).toEqual([
+      ["not-a-skill", path.join(linked, "l"), "holds no SKILL.md; skipped"],
+      [
+        "no-manifest",
+        link,
+        "is a SKILL.md whose folder held no skill to check (see its finding), so nothing was checked",
       ],
     ]);
     // A FIFO named SKILL.md is its folder's skill, given either way: the same manifest-file finding.
