@@ -24,6 +24,11 @@ export function resolveAgainst(p: string, base: string, home: string = os.homedi
       throw new StartupError(`resolveAgainst: ${label} must be a string, received ${describeValue(value)}`);
     }
   }
+  // An empty path or base would silently mean the process's cwd; home counts only where `~` needs it.
+  if (p === "" || base === "")
+    throw new StartupError(`resolveAgainst: ${p === "" ? "path" : "base"} must not be empty`);
+  if (home === "" && (p === "~" || startsAtHome(p)))
+    throw new StartupError(`resolveAgainst: ${JSON.stringify(p)} needs a home, and home is empty`);
   if (p === "~") return path.resolve(home);
   if (startsAtHome(p)) return path.resolve(home, p.slice(2));
   return path.resolve(base, p);
@@ -43,6 +48,13 @@ function optionalString(options: AgentSkillsOptions, key: "workspace" | "cwd" | 
   if (typeof value !== "string" || value === "") {
     throw new StartupError(`option "${key}" must be a non-empty string, received ${describeValue(value)}`);
   }
+  return noNul(value, `option "${key}"`);
+}
+
+/** `value`, refused when it holds a NUL byte: no file system path does, and fs would throw its own error. */
+function noNul(value: string, what: string): string {
+  if (value.includes("\0"))
+    throw new StartupError(`${what} must not hold a NUL byte, received ${describeValue(value)}`);
   return value;
 }
 
@@ -73,6 +85,12 @@ function resolveRoot(input: unknown, i: number, workspace: string, home: string)
   }
   if (typeof source !== "string")
     throw new StartupError(`roots[${i}].source must be a string, received ${describeValue(source)}`);
+  noNul(p, `roots[${i}].path`);
+  if (home === "" && (p === "~" || startsAtHome(p))) {
+    throw new StartupError(
+      `roots[${i}].path ${JSON.stringify(p)} needs the home directory, which is unknown (os.homedir() is empty): pass the "home" option`,
+    );
+  }
   return Object.freeze({ path: resolveAgainst(p, workspace, home), scope: scope as SkillScope, source });
 }
 
@@ -91,13 +109,16 @@ export function resolveConfig(options: AgentSkillsOptions): SkillConfig {
   if (roots.length === 0) throw new StartupError(`option "roots" is empty: give at least one root to scan`);
   const cwd = path.resolve(optionalString(options, "cwd") ?? process.cwd());
   const homeOption = optionalString(options, "home");
-  const home = homeOption === undefined ? os.homedir() : path.resolve(cwd, homeOption);
+  // The default resolves like the option; an empty one (HOME set to "") stays "", refused where `~` needs it.
+  const given = homeOption ?? os.homedir();
+  const home = given === "" ? "" : path.resolve(cwd, given);
   const workspaceOption = optionalString(options, "workspace");
   const workspace = workspaceOption === undefined ? cwd : path.resolve(cwd, workspaceOption);
   const strict = optionalBoolean(options, "strict", false);
   const followSymlinks = optionalBoolean(options, "followSymlinks", true);
   checkSink(options.onWarning);
-  const resolved = roots.map((r: unknown, i: number) => resolveRoot(r, i, workspace, home));
+  // Array.from, not map: a hole is an undefined root, refused as one, not skipped.
+  const resolved = Array.from(roots, (r: unknown, i: number) => resolveRoot(r, i, workspace, home));
   if (workspaceOption !== undefined) {
     let st: ReturnType<typeof statSync>;
     try {

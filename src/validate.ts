@@ -270,7 +270,8 @@ export function validateSkills(paths: readonly string[], options: ValidateOption
   }
   // Only the options it documents: `strict` or `workspace` (discovery's) would make it throw for a bad
   // skill. resolveConfig takes an option given as undefined as not given.
-  const roots = paths.map((p) => ({ path: p }));
+  // Array.from, not map: a hole is an undefined path, refused as one.
+  const roots = Array.from(paths, (p) => ({ path: p }));
   const config = resolveConfig({ cwd, home, followSymlinks, onWarning, roots } as AgentSkillsOptions);
   const check: Check = { config, target, checked: new Set(), seen: [] };
   let drafts: Draft[] = [];

@@ -1,5 +1,5 @@
 // Warning codes, and the warn sink every warning goes through: stderr by default, a function when set.
-import { printable, StartupError } from "./errors.js";
+import { describeValue, printable, StartupError } from "./errors.js";
 import type { SkillWarning, WarningCode, WarnSink } from "./types.js";
 
 /** The default sink: one line per warning on stderr, its message already safe to print. */
@@ -21,7 +21,7 @@ let sink: WarnSink = stderrSink;
  */
 export function setWarnSink(next: WarnSink | null): void {
   if (next !== null && typeof next !== "function") {
-    throw new StartupError(`setWarnSink expects a function or null, received ${typeof next}`);
+    throw new StartupError(`setWarnSink expects a function or null, received ${describeValue(next)}`);
   }
   sink = next ?? stderrSink;
 }
@@ -32,7 +32,7 @@ export function setWarnSink(next: WarnSink | null): void {
  */
 export function checkSink(value: unknown): WarnSink | undefined {
   if (value === undefined || typeof value === "function") return value as WarnSink | undefined;
-  throw new StartupError(`option "onWarning" must be a function, received ${typeof value}`);
+  throw new StartupError(`option "onWarning" must be a function, received ${describeValue(value)}`);
 }
 
 /** Build a frozen warning; its message is made safe to print, `path` and `skill` stay exact. */
@@ -51,7 +51,10 @@ export function emit(warnings: readonly SkillWarning[], own?: WarnSink): void {
   const s = own ?? sink;
   for (const w of warnings) {
     try {
-      s(w);
+      const returned: unknown = s(w);
+      // An async sink's rejection would end the process as unhandled: it is dropped like a throw.
+      if (typeof (returned as { then?: unknown } | null)?.then === "function")
+        (returned as PromiseLike<unknown>).then(undefined, () => {});
     } catch {
       // The sink is the caller's code; its failure must not lose the scan it reports on.
     }

@@ -4,7 +4,13 @@ import * as path from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { startsAtHome } from "../src/config.js";
 import { setFaultHook } from "../src/fsx.js";
-import { type AgentSkillsOptions, resolveAgainst, resolveConfig, StartupError } from "../src/index.js";
+import {
+  type AgentSkillsOptions,
+  resolveAgainst,
+  resolveConfig,
+  StartupError,
+  validateSkills,
+} from "../src/index.js";
 import { tempDir } from "./helpers/fixture.js";
 
 afterEach(() => setFaultHook(null));
@@ -69,6 +75,70 @@ describe("resolveConfig: exact refusals", () => {
     ["workspace", ["a"], 'option "workspace" must be a non-empty string, received an array'],
   ])("option %s %j", (key, value, message) => {
     expect(refusal({ roots: [{ path: "a" }], [key]: value })).toBe(message);
+  });
+
+  // Audit H, finding 8: an empty path, base or (where `~` needs it) home silently meant process.cwd().
+  test("resolveAgainst refuses an empty path, base, or home where ~ needs it", () => {
+    expect(startupError(() => resolveAgainst("", "/b")).message).toBe(
+      "resolveAgainst: path must not be empty",
+    );
+    expect(startupError(() => resolveAgainst("x", "")).message).toBe(
+      "resolveAgainst: base must not be empty",
+    );
+    expect(startupError(() => resolveAgainst("~/x", "/b", "")).message).toBe(
+      'resolveAgainst: "~/x" needs a home, and home is empty',
+    );
+    expect(resolveAgainst("x", "/b", "")).toBe("/b/x");
+  });
+
+  test("validateSkills: a hole in paths is refused like an undefined path", () => {
+    // biome-ignore lint/suspicious/noSparseArray: the hole is the input under test
+    expect(startupError(() => validateSkills([, "/tmp"] as never)).message).toBe(
+      "roots[0].path must be a non-empty string, received undefined",
+    );
+  });
+
+  // Audit H, finding 1: roots.map skipped the hole, and discovery then threw a TypeError.
+  test("a hole in roots is refused like an undefined root", () => {
+    // biome-ignore lint/suspicious/noSparseArray: the hole is the input under test
+    expect(refusal({ roots: [, { path: "/tmp" }] })).toBe(
+      'roots[0] must be an object with a "path", received undefined',
+    );
+  });
+
+  // Audit H, finding 3: a NUL byte got through, and discovery threw Node's ERR_INVALID_ARG_VALUE.
+  test.each([
+    [{ roots: [{ path: "a\0b" }] }, 'roots[0].path must not hold a NUL byte, received "a\\u0000b"'],
+    [{ roots: [{ path: "a" }], cwd: "/t\0" }, 'option "cwd" must not hold a NUL byte, received "/t\\u0000"'],
+    [
+      { roots: [{ path: "a" }], home: "/h\0" },
+      'option "home" must not hold a NUL byte, received "/h\\u0000"',
+    ],
+    [
+      { roots: [{ path: "a" }], workspace: "/w\0" },
+      'option "workspace" must not hold a NUL byte, received "/w\\u0000"',
+    ],
+  ])("a NUL byte in a path option: %j", (options, message) => {
+    expect(refusal(options)).toBe(message);
+  });
+
+  // Audit H, finding 2: the default home, unlike the option, was not resolved against cwd.
+  test("a relative home from os.homedir() resolves against cwd, as the option does; an empty one is refused where ~ needs it", () => {
+    const saved = process.env.HOME;
+    try {
+      process.env.HOME = "relhome";
+      expect(resolveConfig({ roots: [{ path: "~/r" }], cwd: "/c" }).roots[0]?.path).toBe("/c/relhome/r");
+      expect(resolveConfig({ roots: [{ path: "~/r" }], cwd: "/c" }).home).toBe("/c/relhome");
+      process.env.HOME = "";
+      expect(refusal({ roots: [{ path: "~/r" }], cwd: "/c" })).toBe(
+        'roots[0].path "~/r" needs the home directory, which is unknown (os.homedir() is empty): pass the "home" option',
+      );
+      // A root that does not need it is fine.
+      expect(resolveConfig({ roots: [{ path: "r" }], cwd: "/c" }).roots[0]?.path).toBe("/c/r");
+    } finally {
+      if (saved === undefined) delete process.env.HOME;
+      else process.env.HOME = saved;
+    }
   });
 
   test("a workspace that cannot be stat'ed: the fs error is the cause", () => {

@@ -111,7 +111,7 @@ describe("warn sink", () => {
 
   test("setWarnSink rejects a non-function", () => {
     expect(() => setWarnSink("stderr" as never)).toThrow(
-      "setWarnSink expects a function or null, received string",
+      'setWarnSink expects a function or null, received "stderr"',
     );
   });
 

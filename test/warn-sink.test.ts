@@ -101,13 +101,38 @@ describe("onWarning", () => {
     const root = tree();
     const bad = { roots: [{ path: root }], onWarning: "stderr" as never };
     expect(() => createAgentSkills(bad)).toThrow(
-      new StartupError('option "onWarning" must be a function, received string'),
+      new StartupError('option "onWarning" must be a function, received "stderr"'),
     );
     await expect(createAgentSkillsAsync(bad)).rejects.toThrow(StartupError);
     expect(() => validateSkills([root], { onWarning: 1 as never })).toThrow(StartupError);
     expect(() => setWarnSink(1 as never)).toThrow(
-      new StartupError("setWarnSink expects a function or null, received number"),
+      new StartupError("setWarnSink expects a function or null, received number 1"),
     );
+    // Audit H, finding 5: the value is named, not only its type.
+    expect(() => createAgentSkills({ roots: [{ path: root }], onWarning: null as never })).toThrow(
+      new StartupError('option "onWarning" must be a function, received null'),
+    );
+  });
+
+  // Audit H, finding 7: the scan finished, then the unhandled rejection ended the process.
+  test("an async sink that rejects is dropped like one that throws: the scan and the process go on", async () => {
+    const root = tree();
+    const unhandled: unknown[] = [];
+    const onUnhandled = (e: unknown) => unhandled.push(e);
+    process.on("unhandledRejection", onUnhandled);
+    try {
+      const skills = createAgentSkills({
+        roots: [{ path: root }],
+        onWarning: async () => {
+          throw new Error("sink down");
+        },
+      });
+      expect(skills.warnings.length).toBeGreaterThan(0);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", onUnhandled);
+    }
   });
 });
 
