@@ -43,14 +43,18 @@ function presetBase(opts: PresetOptions): { ws: string; home: string } {
       // A Proxy's trap: the caller's own error, reported as the option it concerns.
       throw new StartupError(`preset option "${key}" cannot be read: ${describeError(e)}`, { cause: e });
     }
-    if (value !== undefined && (typeof value !== "string" || value === "")) {
+    if (value !== undefined && (typeof value !== "string" || value === "" || value.includes("\0"))) {
       throw new StartupError(
-        `preset option "${key}" must be a non-empty string, received ${describeValue(value)}`,
+        `preset option "${key}" must be a non-empty string without NUL bytes, received ${describeValue(value)}`,
       );
     }
   }
   const cwd = path.resolve(opts.cwd ?? process.cwd());
-  return { ws: path.resolve(cwd, opts.workspace ?? cwd), home: path.resolve(cwd, opts.home ?? os.homedir()) };
+  // The user roots need a home: an empty os.homedir() (HOME="") would make them the current directory's.
+  const home = opts.home ?? os.homedir();
+  if (home === "")
+    throw new StartupError(`the home directory is unknown (os.homedir() is empty): pass "home"`);
+  return { ws: path.resolve(cwd, opts.workspace ?? cwd), home: path.resolve(cwd, home) };
 }
 
 /**

@@ -85,7 +85,9 @@ describe.each(BAD)("%s", (_, value, shown) => {
         );
       else expect(top).toEqual(new StartupError(`preset options must be an object, received ${shown}`));
       expect(thrown(() => preset({ workspace: value as string }))).toEqual(
-        new StartupError(`preset option "workspace" must be a non-empty string, received ${shown}`),
+        new StartupError(
+          `preset option "workspace" must be a non-empty string without NUL bytes, received ${shown}`,
+        ),
       );
     }
     expect(thrown(() => resolveAgainst(value as string, "/"))).toEqual(

@@ -34,12 +34,35 @@ describe.each([
   });
 
   test.each([
-    [{ workspace: 5 }, 'preset option "workspace" must be a non-empty string, received number 5'],
-    [{ cwd: "" }, 'preset option "cwd" must be a non-empty string, received ""'],
-    [{ home: "" }, 'preset option "home" must be a non-empty string, received ""'],
-    [{ home: null }, 'preset option "home" must be a non-empty string, received null'],
+    [
+      { workspace: 5 },
+      'preset option "workspace" must be a non-empty string without NUL bytes, received number 5',
+    ],
+    [{ cwd: "" }, 'preset option "cwd" must be a non-empty string without NUL bytes, received ""'],
+    [{ home: "" }, 'preset option "home" must be a non-empty string without NUL bytes, received ""'],
+    [{ home: null }, 'preset option "home" must be a non-empty string without NUL bytes, received null'],
+    // Audit H, finding 3: a NUL byte got through to discovery, which threw Node's own TypeError.
+    [
+      { workspace: "/w\0" },
+      'preset option "workspace" must be a non-empty string without NUL bytes, received "/w\\u0000"',
+    ],
   ])("%j", (opts, message) => {
     expect(startupError(preset, opts).message).toBe(message);
+  });
+
+  // Audit H, finding 2: with HOME="" the user roots were the current directory's, listed twice by explain.
+  test("an empty os.homedir() without the home option is refused; with it, fine", () => {
+    const saved = process.env.HOME;
+    try {
+      process.env.HOME = "";
+      expect(startupError(preset, { workspace: "/w" }).message).toBe(
+        'the home directory is unknown (os.homedir() is empty): pass "home"',
+      );
+      expect(preset({ workspace: "/w", home: "/h" }).length).toBeGreaterThan(0);
+    } finally {
+      if (saved === undefined) delete process.env.HOME;
+      else process.env.HOME = saved;
+    }
   });
 
   test("non-empty strings are accepted: user roots under home, workspace roots under the workspace", () => {
