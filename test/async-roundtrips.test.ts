@@ -4,12 +4,22 @@ import { createHook } from "node:async_hooks";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { type FsOp, type FsResult, readManifest, runAsync, setFaultHook, stat, turn } from "../src/fsx.js";
+import {
+  type FsOp,
+  type FsResult,
+  readManifest,
+  runAsync,
+  runSync,
+  setFaultHook,
+  stat,
+  turn,
+} from "../src/fsx.js";
 import {
   type AgentSkills,
   type AgentSkillsOptions,
   createAgentSkills,
   createAgentSkillsAsync,
+  StartupError,
 } from "../src/index.js";
 import { actAt, failAt, poolRequests } from "./helpers/faults.js";
 import { manifest, skill, type Tree, writeTree } from "./helpers/fixture.js";
@@ -166,16 +176,19 @@ describe("thread-pool requests", () => {
     expect(log.filter((e) => e === "started")).toHaveLength(40);
   });
 
-  test("a request the fs module refuses outright (a NUL in the path) rejects as the sync scan throws", async () => {
-    const options = { roots: [{ path: `${writeTree({})}\0x` }] };
+  // The options refuse a NUL byte before any scan (a StartupError), so the task is driven directly.
+  test("a request the fs module refuses outright (a NUL in the path) rejects as the sync driver throws", async () => {
+    const bad = `${writeTree({})}\0x`;
     let thrown: unknown;
     try {
-      createAgentSkills(options);
+      runSync(stat(bad));
     } catch (e) {
       thrown = e;
     }
     expect((thrown as { code?: string }).code).toBe("ERR_INVALID_ARG_VALUE");
-    await expect(createAgentSkillsAsync(options)).rejects.toEqual(thrown);
+    await expect(runAsync(stat(bad))).rejects.toEqual(thrown);
+    expect(() => createAgentSkills({ roots: [{ path: bad }] })).toThrow(StartupError);
+    await expect(createAgentSkillsAsync({ roots: [{ path: bad }] })).rejects.toThrow(StartupError);
   });
 });
 
