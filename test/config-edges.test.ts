@@ -1,6 +1,8 @@
 // Options checking at its edges: the exact StartupError (message and cause) for each kind of wrong
 // value, and `~\` on a system whose separator is `/`.
+import { execFileSync } from "node:child_process";
 import * as path from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, test } from "vitest";
 import { startsAtHome } from "../src/config.js";
 import { setFaultHook } from "../src/fsx.js";
@@ -25,6 +27,9 @@ function startupError(run: () => unknown): StartupError {
   }
   throw new Error("no StartupError thrown");
 }
+
+/** The built package, as a child process imports it (npm test builds first). */
+const DIST = pathToFileURL(path.resolve(import.meta.dirname, "../dist/index.js")).href;
 
 const refusal = (options: unknown) =>
   startupError(() => resolveConfig(options as AgentSkillsOptions)).message;
@@ -122,23 +127,37 @@ describe("resolveConfig: exact refusals", () => {
     expect(refusal(options)).toBe(message);
   });
 
-  // Audit H, finding 2: the default home, unlike the option, was not resolved against cwd.
+  // Audit H, finding 2: the default home, unlike the option, was not resolved against cwd. os.homedir()
+  // reads the process's real environment, which a test worker thread cannot set: a child process can.
   test("a relative home from os.homedir() resolves against cwd, as the option does; an empty one is refused where ~ needs it", () => {
-    const saved = process.env.HOME;
-    try {
-      process.env.HOME = "relhome";
-      expect(resolveConfig({ roots: [{ path: "~/r" }], cwd: "/c" }).roots[0]?.path).toBe("/c/relhome/r");
-      expect(resolveConfig({ roots: [{ path: "~/r" }], cwd: "/c" }).home).toBe("/c/relhome");
-      process.env.HOME = "";
-      expect(refusal({ roots: [{ path: "~/r" }], cwd: "/c" })).toBe(
-        'roots[0].path "~/r" needs the home directory, which is unknown (os.homedir() is empty): pass the "home" option',
+    const script = `
+      const { resolveConfig, clarvisSkillRoots } = await import(${JSON.stringify(DIST)});
+      const out = (f) => { try { return f(); } catch (e) { return e.name + ": " + e.message; } };
+      console.log(JSON.stringify([
+        out(() => resolveConfig({ roots: [{ path: "~/r" }], cwd: "/c" }).roots[0].path),
+        out(() => resolveConfig({ roots: [{ path: "r" }], cwd: "/c" }).roots[0].path),
+        out(() => clarvisSkillRoots({ workspace: "/w", cwd: "/c" })[0].path),
+        out(() => clarvisSkillRoots({ workspace: "/w", home: "/h" })[0].path),
+      ]));`;
+    const withHome = (home: string) =>
+      JSON.parse(
+        execFileSync(process.execPath, ["--input-type=module", "-e", script], {
+          encoding: "utf8",
+          env: { PATH: process.env.PATH ?? "", HOME: home },
+        }),
       );
-      // A root that does not need it is fine.
-      expect(resolveConfig({ roots: [{ path: "r" }], cwd: "/c" }).roots[0]?.path).toBe("/c/r");
-    } finally {
-      if (saved === undefined) delete process.env.HOME;
-      else process.env.HOME = saved;
-    }
+    expect(withHome("relhome")).toEqual([
+      "/c/relhome/r",
+      "/c/r",
+      "/c/relhome/.agents/skills",
+      "/h/.agents/skills",
+    ]);
+    expect(withHome("")).toEqual([
+      'StartupError: roots[0].path "~/r" needs the home directory, which is unknown (os.homedir() is empty): pass the "home" option',
+      "/c/r",
+      'StartupError: the home directory is unknown (os.homedir() is empty): pass "home"',
+      "/h/.agents/skills",
+    ]);
   });
 
   test("a workspace that cannot be stat'ed: the fs error is the cause", () => {
