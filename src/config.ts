@@ -1,7 +1,7 @@
 // Options → frozen SkillConfig, checked whole before discovery touches a root.
 import * as os from "node:os";
 import * as path from "node:path";
-import { describeValue, StartupError } from "./errors.js";
+import { describeValue, readable, StartupError } from "./errors.js";
 import { fsCode, statSync } from "./fsx.js";
 import type { AgentSkillsOptions, SkillConfig, SkillRoot, SkillScope } from "./types.js";
 import { checkSink } from "./warnings.js";
@@ -74,7 +74,14 @@ function resolveRoot(input: unknown, i: number, workspace: string, home: string)
   if (typeof input !== "object" || input === null) {
     throw new StartupError(`roots[${i}] must be an object with a "path", received ${describeValue(input)}`);
   }
-  const { path: p, scope = "workspace", source = "" } = input as Record<string, unknown>;
+  const {
+    path: p,
+    scope = "workspace",
+    source = "",
+  } = readable(`roots[${i}]`, () => {
+    const r = input as Record<string, unknown>;
+    return { path: r.path, scope: r.scope, source: r.source };
+  });
   if (typeof p !== "string" || p === "") {
     throw new StartupError(`roots[${i}].path must be a non-empty string, received ${describeValue(p)}`);
   }
@@ -100,6 +107,10 @@ function resolveRoot(input: unknown, i: number, workspace: string, home: string)
  * an unknown `scope`, a non-string `source`, a mistyped option, or a `workspace` that is not an existing directory.
  */
 export function resolveConfig(options: AgentSkillsOptions): SkillConfig {
+  return readable("options", () => resolveOptions(options));
+}
+
+function resolveOptions(options: AgentSkillsOptions): SkillConfig {
   if (typeof options !== "object" || options === null) {
     throw new StartupError(`options must be an object with "roots", received ${describeValue(options)}`);
   }

@@ -83,6 +83,19 @@ export class StartupError extends Error {
   }
 }
 
+/**
+ * `read()`, which reads values the caller gave; what it throws other than a StartupError (a Proxy's
+ * trap, a revoked Proxy) becomes a StartupError saying that `what` cannot be read.
+ */
+export function readable<T>(what: string, read: () => T): T {
+  try {
+    return read();
+  } catch (e) {
+    if (e instanceof StartupError) throw e;
+    throw new StartupError(`${what} cannot be read: ${describeError(e)}`, { cause: e });
+  }
+}
+
 /** A short description of a caller's error for a message (fs errors are described by `fsCode`). */
 export function describeError(e: unknown): string {
   return e instanceof Error ? e.message : describeValue(e);

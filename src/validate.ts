@@ -1,7 +1,7 @@
 // Paths → a validation report: manifest errors, discovery warnings, the agentskills.io rules and a --target client's rules of every skill found.
 import * as path from "node:path";
 import { optionalBoolean, resolveConfig } from "./config.js";
-import { describeValue, StartupError } from "./errors.js";
+import { describeValue, readable, StartupError } from "./errors.js";
 import {
   type Draft,
   finish,
@@ -253,6 +253,38 @@ function checkTree(check: Check, dir: string): Draft[] {
  * process.exitCode = report.ok ? 0 : 1;
  */
 export function validateSkills(paths: readonly string[], options: ValidateOptions = {}): ValidationReport {
+  const { check, asRoots, recursive, onWarning } = readable("validateSkills arguments", () =>
+    prepare(paths, options),
+  );
+  const { config } = check;
+  let drafts: Draft[] = [];
+  for (const root of config.roots) {
+    const found = asRoots ? { kind: "root" as const, dir: root.path } : classify(root.path);
+    if (!("kind" in found)) drafts.push(found);
+    else if (recursive && found.kind === "root") append(drafts, checkTree(check, found.dir));
+    else if (found.kind === "root") append(drafts, checkRoot(check, root, !asRoots));
+    else append(drafts, checkSkill(check, found.dir));
+  }
+  if (check.checked.size === 0) {
+    // The per-root "holds no skill directory" warnings say less than the error that replaces them.
+    drafts = drafts.filter((d) => d.rule !== "no-skills");
+    for (const root of config.roots) {
+      const nothing = nothingChecked(root.path, drafts, recursive, asRoots);
+      if (nothing === undefined) continue;
+      // The error says what the path is: the warning that skipped it would only say it again.
+      drafts = drafts.filter((d) => !(d.rule === "not-a-skill" && d.file === root.path));
+      drafts.push(nothing);
+    }
+  }
+  emit(check.seen, onWarning);
+  return report(drafts.map(finish), check.checked);
+}
+
+/** validateSkills' arguments checked, and its run's state. */
+function prepare(
+  paths: readonly string[],
+  options: ValidateOptions,
+): { check: Check; asRoots: boolean; recursive: boolean; onWarning: WarnSink | undefined } {
   if (!Array.isArray(paths) || paths.length === 0) {
     const received = Array.isArray(paths) ? "an empty array" : typeof paths;
     throw new StartupError(`validateSkills expects a non-empty array of paths, received ${received}`);
@@ -273,26 +305,5 @@ export function validateSkills(paths: readonly string[], options: ValidateOption
   // Array.from, not map: a hole is an undefined path, refused as one.
   const roots = Array.from(paths, (p) => ({ path: p }));
   const config = resolveConfig({ cwd, home, followSymlinks, onWarning, roots } as AgentSkillsOptions);
-  const check: Check = { config, target, checked: new Set(), seen: [] };
-  let drafts: Draft[] = [];
-  for (const root of config.roots) {
-    const found = asRoots ? { kind: "root" as const, dir: root.path } : classify(root.path);
-    if (!("kind" in found)) drafts.push(found);
-    else if (recursive && found.kind === "root") append(drafts, checkTree(check, found.dir));
-    else if (found.kind === "root") append(drafts, checkRoot(check, root, !asRoots));
-    else append(drafts, checkSkill(check, found.dir));
-  }
-  if (check.checked.size === 0) {
-    // The per-root "holds no skill directory" warnings say less than the error that replaces them.
-    drafts = drafts.filter((d) => d.rule !== "no-skills");
-    for (const root of config.roots) {
-      const nothing = nothingChecked(root.path, drafts, recursive, asRoots);
-      if (nothing === undefined) continue;
-      // The error says what the path is: the warning that skipped it would only say it again.
-      drafts = drafts.filter((d) => !(d.rule === "not-a-skill" && d.file === root.path));
-      drafts.push(nothing);
-    }
-  }
-  emit(check.seen, options.onWarning);
-  return report(drafts.map(finish), check.checked);
+  return { check: { config, target, checked: new Set(), seen: [] }, asRoots, recursive, onWarning };
 }

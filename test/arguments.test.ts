@@ -6,10 +6,13 @@ import {
   clarvisSkillRoots,
   claudeSkillRoots,
   createAgentSkills,
+  createAgentSkillsAsync,
   resolveAgainst,
+  resolveConfig,
   SkillError,
   StartupError,
   setWarnSink,
+  validateSkills,
 } from "../src/index.js";
 import { skill, writeTree } from "./helpers/fixture.js";
 
@@ -69,6 +72,25 @@ describe.each(BAD)("%s", (_, value, shown) => {
     expect(skills.getSkill(value as string)).toBeUndefined();
     expect(skills.loadSkill(value as string)).toBeUndefined();
     expect(skills.explain(value as string)).toEqual([]);
+  });
+
+  // Audit H, finding 4: a Proxy's trap, or a revoked Proxy, escaped these as the raw error.
+  test("given to createAgentSkills, resolveConfig or validateSkills, as options, roots or a root, is a StartupError", async () => {
+    const uses: [string, () => unknown][] = [
+      ["options", () => createAgentSkills(value as never)],
+      ["roots", () => createAgentSkills({ roots: value as never })],
+      ["a root", () => createAgentSkills({ roots: [value as never] })],
+      ["resolveConfig", () => resolveConfig({ roots: [{ path: "/" }], home: value as never })],
+      ["paths", () => validateSkills(value as never)],
+      ["validate options", () => validateSkills(["/nowhere"], value as never)],
+    ];
+    for (const [what, use] of uses) {
+      const e = thrown(use);
+      // A circular or a plain object is fine as options of validateSkills (no option read is wrong).
+      if (e === undefined && what === "validate options") continue;
+      expect([what, e instanceof StartupError]).toEqual([what, true]);
+    }
+    await expect(createAgentSkillsAsync(value as never)).rejects.toBeInstanceOf(StartupError);
   });
 
   test("given to the presets, resolveAgainst or setWarnSink is a StartupError", () => {
