@@ -132,15 +132,13 @@ class Watcher {
   /** Events came while a refresh ran: one more follows it. */
   #again = false;
   /**
-   * The last refresh threw (strict mode): its hint was spent, and the scan cache is still the last good
-   * scan's, which would carry the failed batch's directories over unread. The next refresh looks everywhere.
+   * What the last refresh threw, `undefined` when it succeeded: a SkillError by its code and message (the
+   * same again, at a poll or after an edit that leaves the skill as broken, is not reported again), any
+   * other error as a symbol of its own. After a failure the hint was spent, and the scan cache is still
+   * the last good scan's, which would carry the failed batch's directories over unread: the next refresh
+   * looks everywhere.
    */
-  #failed = false;
-  /**
-   * What the last failed refresh threw, as reported; the same again (a poll, or an edit that leaves the
-   * skill as broken) is not reported again until a refresh succeeds.
-   */
-  #lastFailure: string | undefined;
+  #failure: string | symbol | undefined;
   #closing: Promise<void> | undefined;
   readonly #onAbort = () => void this.close();
 
@@ -218,8 +216,8 @@ class Watcher {
   async #cycle(): Promise<void> {
     // Taken before the watches are brought up to date: an event from now on is in the next hint.
     const taken = this.#set?.takeHint();
-    // After a failed refresh, look everywhere (see #failed); the hint is spent either way.
-    let hint = this.#failed ? undefined : taken;
+    // After a failed refresh, look everywhere (see #failure); the hint is spent either way.
+    let hint = this.#failure === undefined ? taken : undefined;
     try {
       await this.#set?.sync();
     } catch (e) {
@@ -232,15 +230,12 @@ class Watcher {
     let result: RefreshResult;
     try {
       result = await this.#refresh(hint);
-      this.#failed = false;
-      this.#lastFailure = undefined;
+      this.#failure = undefined;
     } catch (e) {
-      this.#failed = true;
       // A SkillError's message names the manifest.
-      const failure = e instanceof SkillError ? `${e.code} ${e.message}` : undefined;
-      if (this.#closing === undefined && (failure === undefined || failure !== this.#lastFailure))
-        this.#report(e);
-      this.#lastFailure = failure;
+      const failure = e instanceof SkillError ? `${e.code} ${e.message}` : Symbol("failure");
+      if (this.#closing === undefined && failure !== this.#failure) this.#report(e);
+      this.#failure = failure;
       return;
     }
     if (result.added.length + result.removed.length + result.changed.length === 0) return;

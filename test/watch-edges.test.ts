@@ -231,6 +231,19 @@ describe("without onError", () => {
     expect(warnings).toEqual([]);
   });
 
+  test("an error that is no SkillError is reported at each refresh that throws it, not once", async () => {
+    const { refresh, calls } = fakeRefresh();
+    const errors: unknown[] = [];
+    watch(writeTree({}), refresh, { usePolling: true, pollMs: 20, onError: (e) => errors.push(e) });
+    const boom = new Error("boom");
+    for (const n of [1, 2]) {
+      await until(`refresh ${n}`, () => calls.length === n);
+      calls[n - 1]?.settle(boom);
+      await until(`error ${n}`, () => errors.length === n);
+    }
+    expect(errors).toEqual([boom, boom]);
+  });
+
   test("what onChange throws is thrown again outside the watcher", async () => {
     const { refresh } = fakeRefresh({ added: ["a"], removed: [], changed: [] });
     const thrown = catchThrown();
