@@ -47,10 +47,11 @@ interface DirWatch {
 /** A root's watches; `names` are the entries its events named since the last sync (`null`: any). */
 interface RootWatch {
   readonly path: string;
-  /** The folder above the root (or its nearest existing ancestor), then every folder further up. */
+  /**
+   * The folder above the root (or its nearest existing ancestor), every folder further up, and where
+   * the root and each of those that is a symlink really live.
+   */
   above: WatchHandle[];
-  /** For a root that is a symlink: the folder its target lives in. */
-  target: WatchHandle | undefined;
   self: WatchHandle | undefined;
   dirty: boolean;
   names: Set<string> | null;
@@ -83,7 +84,6 @@ export class WatchSet {
     this.#roots = config.roots.map((root) => ({
       path: root.path,
       above: [],
-      target: undefined,
       self: undefined,
       dirty: true,
       names: null,
@@ -121,7 +121,6 @@ export class WatchSet {
     this.#closed = true;
     for (const rw of this.#roots) {
       closeAll(rw.above);
-      rw.target?.close();
       rw.self?.close();
       for (const dw of rw.dirs.values()) closeDir(dw);
       rw.dirs.clear();
@@ -168,12 +167,11 @@ export class WatchSet {
     rw.names = new Set();
     // The last sync's watches stay until this one's are set, as a skill directory's do: a change made
     // meanwhile is an event of one or the other.
-    const old = [...rw.above, rw.target, rw.self];
+    const old = [...rw.above, rw.self];
     rw.above = [];
-    rw.target = rw.self = undefined;
+    rw.self = undefined;
     try {
       await this.#watchAbove(rw, root);
-      rw.target = await this.#watchLinkTarget(root, () => this.#rootDirty(rw, null));
       await this.#listRoot(rw, root, names);
     } finally {
       for (const handle of old) handle?.close();
@@ -182,8 +180,9 @@ export class WatchSet {
 
   /**
    * The folder above `root` (its nearest existing ancestor while it does not exist), every folder
-   * further up for the name of the one below it, and for each of those folders that is a symlink, the
-   * folder its target lives in.
+   * further up for the name of the one below it, and for the root and each of those folders that is a
+   * symlink, the folder its target lives in (a linked root's target removed, returning or swapped by
+   * renames is seen there, not beside the link).
    */
   async #watchAbove(rw: RootWatch, root: string): Promise<void> {
     const dirty = () => this.#rootDirty(rw, null);
@@ -211,9 +210,10 @@ export class WatchSet {
     }
     // Only above a folder that was found: past the climb's limit nothing up there exists either.
     if (below === root) return;
-    for (let at = below; path.dirname(at) !== at; at = path.dirname(at)) {
+    for (let at = below; path.dirname(at) !== at; at = path.dirname(at))
       watchFor(path.dirname(at), path.basename(at));
-      // A linked ancestor's watches follow its target: that target swapped is seen where it lives.
+    // A linked root's or ancestor's watches follow its target: that target swapped is seen where it lives.
+    for (let at = root; path.dirname(at) !== at; at = path.dirname(at)) {
       const link = await this.#watchLinkTarget(at, dirty);
       if (link !== undefined) rw.above.push(link);
     }
