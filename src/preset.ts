@@ -1,7 +1,7 @@
 // Opt-in root layouts (clarvis, agents, claude); the library itself has no default roots.
 import * as os from "node:os";
 import * as path from "node:path";
-import { describeError, describeValue, StartupError } from "./errors.js";
+import { describeValue, readable, StartupError } from "./errors.js";
 import type { SkillRootInput } from "./types.js";
 
 /** Options of the root presets. */
@@ -36,13 +36,8 @@ function presetBase(opts: PresetOptions): { ws: string; home: string } {
     throw new StartupError(`preset options must be an object, received ${describeValue(opts)}`);
   }
   for (const key of ["workspace", "cwd", "home"] as const) {
-    let value: unknown;
-    try {
-      value = opts[key];
-    } catch (e) {
-      // A Proxy's trap: the caller's own error, reported as the option it concerns.
-      throw new StartupError(`preset option "${key}" cannot be read: ${describeError(e)}`, { cause: e });
-    }
+    // A Proxy's trap: the caller's own error, reported as the option it concerns.
+    const value: unknown = readable(`preset option "${key}"`, () => opts[key]);
     if (value !== undefined && (typeof value !== "string" || value === "" || value.includes("\0"))) {
       throw new StartupError(
         `preset option "${key}" must be a non-empty string without NUL bytes, received ${describeValue(value)}`,
