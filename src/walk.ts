@@ -138,6 +138,9 @@ function filesBelow(top: string, depth: number, limit: number, match: (name: str
 /** Up to 5 files named like a manifest but not `SKILL.md`, at most three folders below `top`. */
 const nearMisses = (top: string): string[] => filesBelow(top, 3, 5, isNearMiss);
 
+/** What a path given to validate that is no folder and no SKILL.md is, as its findings say it. */
+const NOT_A_SKILL = { file: "is a file but not a SKILL.md", other: "is not a file or a directory" } as const;
+
 /** What a path given to validate is: a root, a skill directory, or a finding that ends its check. */
 export function classify(p: string): { kind: "root" | "skill"; dir: string } | Draft {
   try {
@@ -146,8 +149,7 @@ export function classify(p: string): { kind: "root" | "skill"; dir: string } | D
     if (!st.isDirectory()) {
       // A SKILL.md that is no regular file (a FIFO) is its folder's skill too: that check says what is wrong.
       if (path.basename(p).toLowerCase() === "skill.md") return { kind: "skill", dir: path.dirname(p) };
-      const what = st.isFile() ? "is a file but not a SKILL.md" : "is not a file or a directory";
-      return draft("not-a-skill", p, `${what}; skipped`);
+      return draft("not-a-skill", p, `${NOT_A_SKILL[st.isFile() ? "file" : "other"]}; skipped`);
     }
     const holdsManifest = readdirSync(p).some((e) => e.name.toLowerCase() === "skill.md");
     return { kind: holdsManifest ? "skill" : "root", dir: p };
@@ -202,9 +204,8 @@ export function nothingChecked(
     return { ...draft("no-manifest", p, message), hint: HINTS["not-a-skill"] as string };
   }
   if (kind !== "folder") {
-    const what = kind === "file" ? "is a file but not a SKILL.md" : "is neither a file nor a folder";
     return {
-      ...draft("no-manifest", p, `${what}, so nothing was checked`),
+      ...draft("no-manifest", p, `${NOT_A_SKILL[kind]}, so nothing was checked`),
       hint: HINTS["not-a-skill"] as string,
     };
   }

@@ -80,7 +80,7 @@ describe("classify", () => {
       ["error", true, "is a file but not a SKILL.md, so nothing was checked", hint],
     ]);
     expect(nothing("pipe")).toEqual([
-      ["error", true, "is neither a file nor a folder, so nothing was checked", hint],
+      ["error", true, "is not a file or a directory, so nothing was checked", hint],
     ]);
     expect(nothing("s/SKILL.md", true)).toEqual([
       [
