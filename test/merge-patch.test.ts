@@ -66,18 +66,32 @@ test("declines when a replaced candidate changed name, became invalid, or is rep
   ).toBeUndefined();
 });
 
-test("patches at most 64 replaced candidates; 65 decline", () => {
+test("patches at most 64 replaced candidates, each rebuilt from its new manifest; 65 decline", () => {
   const tree: Record<string, string> = {};
-  for (let i = 0; i < 65; i++) tree[`s${i}/SKILL.md`] = skill(`s${i}`);
+  for (let i = 0; i < 65; i++) tree[`s${i}/SKILL.md`] = skill(`s${i}`, `Old words ${i}.`);
   const root = writeTree(tree);
   const config = resolveConfig({ roots: [{ path: root }] });
   const before = scanSync(config).roots;
+  // Every manifest gets a description of its own, so an edit dropped or applied twice shows.
+  for (let i = 0; i < 65; i++) {
+    fs.writeFileSync(path.join(root, `s${i}/SKILL.md`), skill(`s${i}`, `New words ${i}.`));
+  }
   const after = scanSync(config).roots;
   const old = before[0] as readonly ScanItem[];
   const now = after[0] as readonly ScanItem[];
   expect(now.every((item, i) => item !== old[i])).toBe(true); // a fresh scan: new item objects
   const previous = merge(config, before);
-  expect(patchMerge(config, previous, before, [[...now.slice(0, 64), ...old.slice(64)]])).toBeDefined();
+  const mixed = [[...now.slice(0, 64), ...old.slice(64)]] as Roots;
+  const patched = patchMerge(config, previous, before, mixed);
+  // Items come in sorted order (s0, s1, s10, …): the first 64 are new, the last one (s9) kept.
+  const names = now.map((item) =>
+    item.kind === "candidate" && item.outcome.ok ? item.outcome.fields.name : "",
+  );
+  expect(names.slice(63)).toEqual(["s8", "s9"]);
+  const expected = names.map((name, i) => `${i < 64 ? "New" : "Old"} words ${name.slice(1)}.`);
+  expect(names.map((name) => description(patched, name))).toEqual(expected);
+  expect(patched?.skills.size).toBe(65);
+  expect(patched?.skills).toEqual(merge(config, mixed).skills);
   expect(patchMerge(config, previous, before, after)).toBeUndefined();
 });
 

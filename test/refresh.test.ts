@@ -158,6 +158,22 @@ describe("refresh sees every change", () => {
     expect(s.getSkill("a")?.description).toBe("Other words.");
   });
 
+  test("forty manifests edited at once: each is listed as changed and serves its new description", async () => {
+    const tree: Record<string, string> = {};
+    for (let i = 0; i < 40; i++) tree[`s${i}/SKILL.md`] = skill(`s${i}`, `Old words ${i}.`);
+    const root = writeTree(tree);
+    await age(path.join(root, "s39/SKILL.md"));
+    const s = watched({ roots: [{ path: root }] });
+    for (let i = 0; i < 40; i++) {
+      fs.writeFileSync(path.join(root, `s${i}/SKILL.md`), skill(`s${i}`, `New words, number ${i}.`));
+    }
+    const names = Array.from({ length: 40 }, (_, i) => `s${i}`).sort();
+    expect(s.refresh()).toEqual({ added: [], removed: [], changed: names });
+    expect(names.map((name) => s.getSkill(name)?.description)).toEqual(
+      names.map((name) => `New words, number ${name.slice(1)}.`),
+    );
+  });
+
   test("a file replaced by another one renamed over it, even with the old mtime", async () => {
     const root = writeTree({ "a/SKILL.md": skill("a", "First words.") });
     const file = path.join(root, "a/SKILL.md");
