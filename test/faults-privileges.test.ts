@@ -6,35 +6,25 @@ import { afterEach, expect, test } from "vitest";
 import { skill, tempDir, writeTree } from "./helpers/fixture.js";
 
 const REPO = path.resolve(import.meta.dirname, "..");
-const NOBODY = 65_534;
-
-function found(cmd: string): boolean {
-  try {
-    execFileSync(cmd, ["--version"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /**
- * How to run a command without root's right to read anything: nothing to add when not root,
- * `setpriv` or `runuser` to nobody when root. `undefined` only on a root machine with neither.
+ * The child gives up root's right to read anything itself, before it loads the package (nobody,
+ * 65534, with no supplementary groups), so no external tool is needed; not root, it already has none.
+ * Then discovery, and the two calls that touch the locked resources, as a JSON report.
  */
-function unprivileged(): string[] | undefined {
-  if (process.getuid?.() !== 0) return [];
-  if (found("setpriv")) return ["setpriv", `--reuid=${NOBODY}`, `--regid=${NOBODY}`, "--clear-groups"];
-  if (found("runuser")) return ["runuser", "-u", "nobody", "--"];
-  return undefined;
-}
-
-/** Discovery, then the two calls that touch the locked resources, as a JSON report. */
 const SCRIPT = `
+if (process.getuid() === 0) {
+  process.setgroups([]);
+  process.setgid(65534);
+  process.setuid(65534);
+}
 const { createAgentSkills, SkillError } = await import(process.argv[1]);
 const roots = [{ path: process.argv[2] }];
 const out = {};
 const lenient = createAgentSkills({ roots, onWarning: () => {} });
 out.uid = process.getuid();
+out.gid = process.getgid();
+out.groups = process.getgroups();
 out.names = lenient.listSkills().map((s) => s.name);
 out.warnings = lenient.warnings.map((w) => [w.code, w.message]);
 const content = lenient.loadSkill("open");
@@ -66,48 +56,46 @@ afterEach(() => {
   for (const p of locked.splice(0)) fs.chmodSync(p, 0o755);
 });
 
-test.skipIf(unprivileged() === undefined)(
-  "chmod 000 dirs and manifest, read by an unprivileged user: warnings with EACCES, the rest loads",
-  () => {
-    expect(
-      fs.existsSync(path.join(REPO, "dist")),
-      "dist/ is missing: run `npm run build` (npm test does)",
-    ).toBe(true);
-    const entry = readablePackage();
-    const root = writeTree({
-      "open/SKILL.md": skill("open"),
-      "open/readme.md": "readme",
-      "open/private/key.txt": "key",
-      "sealed/SKILL.md": skill("sealed"),
-      "unread/SKILL.md": skill("unread"),
-      "zeta/SKILL.md": skill("zeta"),
-    });
-    // The temp dir is private to its owner; the unprivileged user must be able to reach the root.
-    fs.chmodSync(root, 0o755);
-    for (const rel of ["sealed", "open/private", "unread/SKILL.md"]) {
-      fs.chmodSync(path.join(root, rel), 0o000);
-      locked.push(path.join(root, rel));
-    }
-    const prefix = unprivileged() ?? [];
-    const argv = [...prefix, process.execPath, "--input-type=module", "-e", SCRIPT, entry, root];
-    const [cmd = "", ...args] = argv;
-    const out = JSON.parse(execFileSync(cmd, args, { encoding: "utf8" }));
-    expect(out.uid).not.toBe(0);
-    const sealed = path.join(root, "sealed");
-    const unread = path.join(root, "unread", "SKILL.md");
-    const priv = path.join(root, "open", "private");
-    expect(out.names).toEqual(["open", "zeta"]);
-    expect(out.warnings).toEqual([
-      ["unreadable", `skill directory ${sealed} cannot be read (EACCES); skipped`],
-      ["invalid_skill", `${unread}: cannot be read (EACCES); skipped`],
-    ]);
-    expect(out.resources).toEqual(["readme.md"]);
-    expect(out.resourceWarnings).toEqual([["resource_skipped", `${priv} cannot be read (EACCES)`]]);
-    expect(out.refusal).toEqual([
-      "not_found",
-      `resource "private/key.txt" of skill "open" cannot be read: ${path.join(priv, "key.txt")} (EACCES)`,
-    ]);
-    // Under strict the unreadable manifest is an invalid skill; the unreadable dir stays a warning.
-    expect(out.strict).toEqual([true, "invalid_skill", `${unread}: cannot be read (EACCES)`]);
-  },
-);
+test("chmod 000 dirs and manifest, read by an unprivileged user: warnings with EACCES, the rest loads", () => {
+  expect(
+    fs.existsSync(path.join(REPO, "dist")),
+    "dist/ is missing: run `npm run build` (npm test does)",
+  ).toBe(true);
+  const entry = readablePackage();
+  const root = writeTree({
+    "open/SKILL.md": skill("open"),
+    "open/readme.md": "readme",
+    "open/private/key.txt": "key",
+    "sealed/SKILL.md": skill("sealed"),
+    "unread/SKILL.md": skill("unread"),
+    "zeta/SKILL.md": skill("zeta"),
+  });
+  // The temp dir is private to its owner; the unprivileged user must be able to reach the root.
+  fs.chmodSync(root, 0o755);
+  for (const rel of ["sealed", "open/private", "unread/SKILL.md"]) {
+    fs.chmodSync(path.join(root, rel), 0o000);
+    locked.push(path.join(root, rel));
+  }
+  const argv = ["--input-type=module", "-e", SCRIPT, entry, root];
+  const out = JSON.parse(execFileSync(process.execPath, argv, { encoding: "utf8" }));
+  // Root reads anything: the child must have given that up, or nothing below is tested.
+  expect(out.uid).not.toBe(0);
+  expect(out.gid).not.toBe(0);
+  expect(out.groups).not.toContain(0);
+  const sealed = path.join(root, "sealed");
+  const unread = path.join(root, "unread", "SKILL.md");
+  const priv = path.join(root, "open", "private");
+  expect(out.names).toEqual(["open", "zeta"]);
+  expect(out.warnings).toEqual([
+    ["unreadable", `skill directory ${sealed} cannot be read (EACCES); skipped`],
+    ["invalid_skill", `${unread}: cannot be read (EACCES); skipped`],
+  ]);
+  expect(out.resources).toEqual(["readme.md"]);
+  expect(out.resourceWarnings).toEqual([["resource_skipped", `${priv} cannot be read (EACCES)`]]);
+  expect(out.refusal).toEqual([
+    "not_found",
+    `resource "private/key.txt" of skill "open" cannot be read: ${path.join(priv, "key.txt")} (EACCES)`,
+  ]);
+  // Under strict the unreadable manifest is an invalid skill; the unreadable dir stays a warning.
+  expect(out.strict).toEqual([true, "invalid_skill", `${unread}: cannot be read (EACCES)`]);
+});
