@@ -34,17 +34,18 @@ describe("roots", () => {
     ]);
   });
 
-  test("an unreadable root warns root_unreadable with the errno", () => {
+  // Root reads a chmod 000 folder anyway (CI runs as root), so this checks that the skill simply loads; an
+  // unprivileged run skips it, saying so in its title. The unreadable root itself, as an unprivileged user
+  // sees it, is checked in faults-privileges.test.ts.
+  const asRoot = process.getuid?.() === 0;
+  const rootTitle = "run as root, a chmod 000 root is still read: its skill loads, no warning";
+  (asRoot ? test : test.skip)(asRoot ? rootTitle : `${rootTitle} [skipped: not run as root]`, () => {
     const root = writeTree({ "a/SKILL.md": skill("a") });
     fs.chmodSync(root, 0o000);
     try {
       const s = load([root]);
-      // Root bypasses permissions; then the skill simply loads.
-      if (process.getuid?.() === 0) expect(names(s)).toEqual(["a"]);
-      else
-        expect(s.warnings.map((w) => [w.code, w.message])).toEqual([
-          ["root_unreadable", `root ${root} cannot be read (EACCES)`],
-        ]);
+      expect(names(s)).toEqual(["a"]);
+      expect(s.warnings).toEqual([]);
     } finally {
       fs.chmodSync(root, 0o755);
     }

@@ -1,4 +1,5 @@
-// A real permission fault: discovery run as an unprivileged user against chmod 000 skill files and dirs.
+// A real permission fault: discovery run as an unprivileged user against a chmod 000 root, and chmod 000
+// skill files and dirs.
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -32,6 +33,8 @@ out.resources = content.resources;
 out.resourceWarnings = content.warnings.map((w) => [w.code, w.message]);
 try { lenient.resourcePath("open", "private/key.txt"); } catch (e) { out.refusal = [e.code, e.message]; }
 try { createAgentSkills({ roots, strict: true, onWarning: () => {} }); } catch (e) { out.strict = [e instanceof SkillError, e.code, e.message]; }
+const shut = createAgentSkills({ roots: [{ path: process.argv[3] }], onWarning: () => {} });
+out.lockedRoot = { names: shut.listSkills().map((s) => s.name), warnings: shut.warnings.map((w) => [w.code, w.message]) };
 process.stdout.write(JSON.stringify(out));
 `;
 
@@ -56,7 +59,7 @@ afterEach(() => {
   for (const p of locked.splice(0)) fs.chmodSync(p, 0o755);
 });
 
-test("chmod 000 dirs and manifest, read by an unprivileged user: warnings with EACCES, the rest loads", () => {
+test("a chmod 000 root, dirs and manifest, read by an unprivileged user: warnings with EACCES, the rest loads", () => {
   expect(
     fs.existsSync(path.join(REPO, "dist")),
     "dist/ is missing: run `npm run build` (npm test does)",
@@ -70,13 +73,20 @@ test("chmod 000 dirs and manifest, read by an unprivileged user: warnings with E
     "unread/SKILL.md": skill("unread"),
     "zeta/SKILL.md": skill("zeta"),
   });
-  // The temp dir is private to its owner; the unprivileged user must be able to reach the root.
+  // A root of its own that cannot be listed at all, in a folder the unprivileged user can reach.
+  const base = writeTree({ "shut/a/SKILL.md": skill("a") });
+  const shut = path.join(base, "shut");
+  // The temp dirs are private to their owner; the unprivileged user must be able to reach the roots.
   fs.chmodSync(root, 0o755);
-  for (const rel of ["sealed", "open/private", "unread/SKILL.md"]) {
-    fs.chmodSync(path.join(root, rel), 0o000);
-    locked.push(path.join(root, rel));
+  fs.chmodSync(base, 0o755);
+  for (const p of [
+    shut,
+    ...["sealed", "open/private", "unread/SKILL.md"].map((rel) => path.join(root, rel)),
+  ]) {
+    fs.chmodSync(p, 0o000);
+    locked.push(p);
   }
-  const argv = ["--input-type=module", "-e", SCRIPT, entry, root];
+  const argv = ["--input-type=module", "-e", SCRIPT, entry, root, shut];
   const out = JSON.parse(execFileSync(process.execPath, argv, { encoding: "utf8" }));
   // Root reads anything: the child must have given that up, or nothing below is tested.
   expect(out.uid).not.toBe(0);
@@ -98,4 +108,8 @@ test("chmod 000 dirs and manifest, read by an unprivileged user: warnings with E
   ]);
   // Under strict the unreadable manifest is an invalid skill; the unreadable dir stays a warning.
   expect(out.strict).toEqual([true, "invalid_skill", `${unread}: cannot be read (EACCES)`]);
+  expect(out.lockedRoot).toEqual({
+    names: [],
+    warnings: [["root_unreadable", `root ${shut} cannot be read (EACCES)`]],
+  });
 });
