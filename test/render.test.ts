@@ -319,7 +319,15 @@ describe("budget properties", () => {
   const name = fc.string({ unit: fc.constantFrom("a", "b", "<", "&", '"', "\\", "`", "*", "é", "😀") });
   const catalog = fc.array(
     fc
-      .record({ name, description: fc.string({ unit, maxLength: 90 }), user: fc.boolean() })
+      .record({
+        name,
+        // Half of the descriptions are long enough to be cut (over 60 code points), or no cut is checked.
+        description: fc.oneof(
+          fc.string({ unit, maxLength: 90 }),
+          fc.string({ unit, minLength: 61, maxLength: 400 }),
+        ),
+        user: fc.boolean(),
+      })
       .map(({ name, description, user }) =>
         // The path is fixed: a control character in it leaves the skill out (tested above).
         info(name, description, { scope: user ? "user" : "workspace", path: "/skills/s/SKILL.md" }),
@@ -358,14 +366,20 @@ describe("budget properties", () => {
   });
 
   test("every name is kept (in order), and a shortened description keeps at least 59 characters and ends in …", () => {
+    let checked = 0;
+    let cuts = 0;
     fc.assert(
-      fc.property(catalog, budget, (skills, b) => {
-        const whole: { name: string; description: string }[] = JSON.parse(
-          renderCatalog(skills, { format: "json" }).text || "[]",
-        );
+      // Half of the budgets are drawn between the floors' length and the whole text's, where cuts are made.
+      fc.property(catalog, budget, fc.option(fc.nat({ max: 1000 })), (skills, any, between) => {
+        const text = renderCatalog(skills, { format: "json" }).text;
+        const floor = floorLength(skills, "json");
+        const b =
+          between === null ? any : floor + Math.floor((between * Math.max(0, text.length - floor)) / 1000);
+        const whole: { name: string; description: string }[] = JSON.parse(text || "[]");
         const result = renderCatalog(skills, { format: "json", budget: b });
         const shown: { name: string; description: string }[] = JSON.parse(result.text || "[]");
-        if (floorLength(skills, "json") > b) return;
+        if (floor > b) return;
+        checked++;
         expect(shown.map((e) => e.name)).toEqual(whole.map((e) => e.name));
         const pairs = whole.map((e, i) => ({ full: e.description, out: shown[i]?.description ?? "" }));
         const escaped = (s: string) => JSON.stringify(s).length;
@@ -373,6 +387,7 @@ describe("budget properties", () => {
           .filter((p) => p.out === p.full && [...p.full].length > MIN_DESCRIPTION)
           .map((p) => escaped(p.full));
         for (const { full, out } of pairs.filter((p) => p.out !== p.full)) {
+          cuts++;
           expect(out.endsWith("…") && full.startsWith(out.slice(0, -1))).toBe(true);
           expect([...out].length).toBeGreaterThanOrEqual(MIN_DESCRIPTION);
           for (const k of kept) expect(k).toBeLessThan(escaped(full));
@@ -380,6 +395,9 @@ describe("budget properties", () => {
       }),
       runs,
     );
+    // The generator must reach the shortening often, or the property proves nothing about it.
+    expect(checked).toBeGreaterThan(300);
+    expect(cuts).toBeGreaterThan(200);
   });
 
   test("rendering is deterministic", () => {
