@@ -38,14 +38,27 @@ describe("search", () => {
     expect(lines.at(-2)).toBe("2 skills, best first");
   });
 
-  test("--limit caps the list; --json prints the matches", () => {
+  test("--limit caps the list, best first; --json prints the matches", () => {
     const dir = root();
-    // More digits than one are a number too.
-    expect(run(["search", "merge pdf files", "--limit", "12", "--json", "--root", dir]).code).toBe(0);
-    const { out } = run(["search", "merge pdf files", "--limit", "1", "--json", "--root", dir]);
-    const matches = JSON.parse(out) as { skill: { name: string }; score: number }[];
-    expect(matches.map((m) => m.skill.name)).toEqual(["pdf-merge"]);
-    expect(matches[0]?.score).toBeGreaterThan(0);
+    writeTree(
+      {
+        "pdf-split/SKILL.md": skill("pdf-split", "Split PDF files into pages."),
+        "pdf-fill/SKILL.md": skill("pdf-fill", "Fill in PDF forms."),
+      },
+      dir,
+    );
+    const names = (limit: string) => {
+      const { code, out, err } = run(["search", "pdf files", "--limit", limit, "--json", "--root", dir]);
+      expect([code, err]).toEqual([0, ""]);
+      const matches = JSON.parse(out) as { skill: { name: string }; score: number }[];
+      for (const m of matches) expect(m.score).toBeGreaterThan(0);
+      return matches.map((m) => m.skill.name);
+    };
+    // More digits than one are a number too; 12 is more than the four matches, so all are printed.
+    const all = names("12");
+    expect(all).toEqual(["pdf-merge", "pdf-split", "pdf", "pdf-fill"]);
+    expect(names("2")).toEqual(all.slice(0, 2));
+    expect(names("1")).toEqual(all.slice(0, 1));
   });
 
   test("on a terminal the description is cut to its width; the scan's warnings go to stderr", () => {
