@@ -1,10 +1,11 @@
 // watch.ts on its own: startWatch with a refresh the test answers by hand, so "one refresh at a time",
 // "nothing reported after close()" and the default error report are checked without racing a real scan.
-// Events are real fs events on temp folders; every wait has a generous bound, no duration is asserted.
+// Events are real fs events on temp folders; every wait has a generous bound, no real duration is asserted
+// (the burst bound is counted on a fake clock that moves only between events).
 import { getEventListeners } from "node:events";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { afterEach, describe, expect, test } from "vitest";
+import { afterEach, describe, expect, test, vi } from "vitest";
 import { setFaultHook } from "../src/fsx.js";
 import {
   type RefreshResult,
@@ -331,33 +332,50 @@ describe("debounce", () => {
     else expect(fake.calls.at(-1)?.writes).toBe(3);
   });
 
-  test("a burst that never pauses is refreshed within it, after at most ten periods", async () => {
+  test("a burst that never pauses is refreshed within it, after ten periods of the watcher's clock", async () => {
     const root = writeTree({ "a/SKILL.md": skill("a") });
     const fake = fakeRefresh(NONE);
     const debounceMs = 80;
+    const step = debounceMs / 4;
     const { w } = watch(root, fake.refresh, { debounceMs });
     await w.ready;
     const file = path.join(root, "a", "SKILL.md");
-    // A burst: writes every few ms until a refresh comes; without the ten-period bound none comes while
-    // the writes go on. On a loaded machine the process can stall, and a pause near debounceMs may bring
-    // the refresh by itself: such a burst proves nothing, and another is tried (a machine that stalls in
-    // every burst leaves the bound unproved here, never the test failed).
-    let proved = false;
-    for (let attempt = 0; attempt < 4 && !proved; attempt++) {
-      const calls = fake.calls.length;
-      const end = Date.now() + 3000;
-      let last = performance.now();
-      let pause = 0;
-      while (fake.calls.length === calls && Date.now() < end) {
+    // The watcher's clock (Date.now and its debounce timer) is a fake one that moves only by `step`,
+    // after each write's event has reached it: the burst has no pause, however loaded the machine. The
+    // events are real; only the waits for them use real time.
+    const realTimeout = globalThis.setTimeout;
+    const realSleep = (ms: number) => new Promise((resolve) => realTimeout(resolve, ms));
+    const calls = fake.calls.length;
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+    const scheduled = vi.spyOn(globalThis, "setTimeout");
+    try {
+      let first: number | undefined;
+      let refreshedAt: number | undefined;
+      // Forty periods at most: without the bound, no refresh would ever come during the burst.
+      for (let elapsed = 0; elapsed <= 40 * debounceMs && refreshedAt === undefined; ) {
+        const before = scheduled.mock.calls.length;
         fs.writeFileSync(file, skill("a", `write ${fake.state.writes++}`));
-        await sleep(4);
-        pause = Math.max(pause, performance.now() - last);
-        last = performance.now();
+        // The event reschedules the debounce; once the bound's timer fired, events only wait for the
+        // refresh under way, and that refresh comes.
+        const end = performance.now() + LIMIT_MS;
+        while (scheduled.mock.calls.length === before && fake.calls.length === calls) {
+          if (performance.now() > end) throw new Error(`no event within ${LIMIT_MS} ms of a write`);
+          await realSleep(2);
+        }
+        first ??= Date.now();
+        if (fake.calls.length > calls) refreshedAt = Date.now();
+        else {
+          vi.advanceTimersByTime(step);
+          elapsed += step;
+        }
       }
       expect(fake.calls.length, "a refresh within the burst").toBe(calls + 1);
-      proved = pause < (debounceMs * 3) / 4;
-      // Quiet until the burst's last events have been refreshed, so the next burst starts afresh.
-      await sleep(3 * debounceMs);
+      // Events every step, never debounceMs apart: only the bound brings the refresh, ten periods after
+      // the burst's first event.
+      expect(((refreshedAt ?? Number.NaN) - (first ?? Number.NaN)) / debounceMs).toBe(10);
+    } finally {
+      scheduled.mockRestore();
+      vi.useRealTimers();
     }
   });
 });
