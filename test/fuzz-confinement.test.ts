@@ -124,8 +124,11 @@ function lexical(rel: string): "invalid_input" | "path_escape" | undefined {
   return undefined;
 }
 
-/** resourcePath either refuses with a SkillError of the spec's codes, or gives a regular file inside the real skill dir. */
-function checkRequest(skills: AgentSkills, dir: string, real: string, follow: boolean, rel: string): void {
+/**
+ * resourcePath either refuses with a SkillError of the spec's codes, or gives a regular file inside the
+ * real skill dir; true when it gave one.
+ */
+function checkRequest(skills: AgentSkills, dir: string, real: string, follow: boolean, rel: string): boolean {
   let got: string;
   try {
     got = timeBoxed({ dir, rel }, () => skills.resourcePath("s", rel));
@@ -136,7 +139,7 @@ function checkRequest(skills: AgentSkills, dir: string, real: string, follow: bo
     expect(["invalid_input", "path_escape", "not_found", "not_a_file"]).toContain(code);
     const early = lexical(rel);
     if (early !== undefined) expect(code).toBe(early);
-    return;
+    return false;
   }
   expect(lexical(rel)).toBeUndefined();
   expect(path.isAbsolute(got)).toBe(true);
@@ -155,6 +158,7 @@ function checkRequest(skills: AgentSkills, dir: string, real: string, follow: bo
       expect(fs.lstatSync(path.join(dir, ...parts.slice(0, i + 1))).isSymbolicLink()).toBe(false);
     });
   }
+  return true;
 }
 
 const segment = fc.oneof(
@@ -173,6 +177,9 @@ describe("confinement in a skill tree full of symlinks", () => {
     const base = tempDir();
     // Every name, alone and as a dir, besides the random requests: each trap is tried in each tree.
     const every = NAMES.flatMap((n) => [n, `${n}/real.md`, `${n}/x.txt`]);
+    // A resourcePath that refused everything would pass every check: the files that are there must be served.
+    let trees = 0;
+    let served = 0;
     await fc.assert(
       fc.asyncProperty(shape, fc.array(request, { minLength: 10, maxLength: 40 }), (s, rels) =>
         inCaseDir(base, (ws) => {
@@ -181,11 +188,16 @@ describe("confinement in a skill tree full of symlinks", () => {
             expect(skills.getSkill("s")).toBeUndefined();
             return;
           }
-          for (const rel of [...rels, ...every]) checkRequest(skills, dir, real, s.follow, rel);
+          trees++;
+          // docs/real.md is a regular file in every tree (no entry can take its place).
+          expect(skills.resourcePath("s", "docs/real.md")).toBe(path.join(real, "docs", "real.md"));
+          for (const rel of [...rels, ...every]) if (checkRequest(skills, dir, real, s.follow, rel)) served++;
         }),
       ),
       fuzzParams(60),
     );
+    expect(trees).toBeGreaterThan(0);
+    expect(served).toBeGreaterThan(trees);
   });
 
   test("every entry of loadSkill().resources resolves to a regular file inside the real skill dir", async () => {
