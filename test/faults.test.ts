@@ -247,6 +247,14 @@ describe.each(ERRNOS)("a %s fault during discovery", (code) => {
     const coarse = fs.statSync(roots[2]?.path ?? "", { bigint: true }).mtimeNs % 1_000_000_000n === 0n;
     await new Promise((resolve) => setTimeout(resolve, coarse ? 2100 : 150));
     const sites = callSites(() => createAgentSkills({ roots, strict: true }).refresh());
+    const rel = (p: string) => path.relative(path.dirname(roots[0]?.path ?? ""), p);
+    const manifests = ["r1/alpha", "r1/beta", "r1/gamma", "r2/alpha", "r2/delta"];
+    // Every site is faulted below, the manifests' stats among them: for ENOTDIR and ELOOP nothing is
+    // thrown, which proves something only if these faults were made.
+    expect(sites).toHaveLength(29);
+    expect(sites.filter(([op, p]) => op === "stat" && p.endsWith("SKILL.md")).map(([, p]) => rel(p))).toEqual(
+      manifests.map((d) => `${d}/SKILL.md`),
+    );
     const thrown: string[] = [];
     for (const [op, p] of sites) {
       const good = createAgentSkills({ roots, strict: true });
@@ -266,11 +274,10 @@ describe.each(ERRNOS)("a %s fault during discovery", (code) => {
         path: p,
         message: `${p}: cannot be read (${code})`,
       });
-      thrown.push(`${op} ${path.relative(path.dirname(roots[0]?.path ?? ""), p)}`);
+      thrown.push(`${op} ${rel(p)}`);
     }
     // Refresh re-reads no unchanged manifest, it only stats them. Only a manifest that is there and
     // cannot be read is a broken skill; ENOTDIR and ELOOP say it is not there (a warning, no throw).
-    const manifests = ["r1/alpha", "r1/beta", "r1/gamma", "r2/alpha", "r2/delta"];
     const expected = ["EACCES", "EIO", "EMFILE"].includes(code)
       ? manifests.map((d) => `stat ${d}/SKILL.md`)
       : [];
