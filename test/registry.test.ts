@@ -115,7 +115,7 @@ describe("warn sink", () => {
     );
   });
 
-  test("the library writes nothing to stdout or stderr by itself", () => {
+  test("the library writes nothing to stdout or stderr by itself", async () => {
     const root = writeTree({
       "x/SKILL.md": "nope",
       "k/SKILL.md": manifest("name: k\ndescription: d\n? [a, b]\n: v"),
@@ -139,13 +139,10 @@ describe("warn sink", () => {
       process.stdout.write = out;
       process.stderr.write = err;
     }
-    return new Promise<void>((resolve) =>
-      setImmediate(() => {
-        process.off("warning", onWarning);
-        expect(writes).toEqual([]);
-        expect(emitted).toEqual([]);
-        resolve();
-      }),
-    );
+    // A process warning is emitted on a later turn: wait for it, then check in the test's own flow.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    process.off("warning", onWarning);
+    expect(writes).toEqual([]);
+    expect(emitted).toEqual([]);
   });
 });
