@@ -82,19 +82,31 @@ describe("manifests that are not regular files, or too large", () => {
     expect(s.loadSkill("x")?.body).toHaveLength(1024 * 1024 - head.length);
   });
 
-  test("a 50 MB manifest is refused after reading at most 1 MiB + 1", () => {
+  // The kernel's count of bytes read is Linux's /proc/self/io; elsewhere the test is skipped, saying so.
+  const proc = fs.existsSync("/proc/self/io");
+  const title = "a 50 MB manifest is refused by the size fstat gives, none of it read";
+  (proc ? test : test.skip)(proc ? title : `${title} [skipped: no /proc/self/io]`, () => {
     const root = writeTree({ "ok/SKILL.md": skill("ok") });
     fs.mkdirSync(path.join(root, "big"));
     const fd = fs.openSync(path.join(root, "big", "SKILL.md"), "w");
     fs.writeSync(fd, "---\nname: big\ndescription: d\n---\n");
     fs.ftruncateSync(fd, 50 * 1024 * 1024);
     fs.closeSync(fd);
-    const before = process.memoryUsage().arrayBuffers;
+    // The bytes this process read (read(2) and the like, files and pipes alike), from the kernel's own
+    // count. Nothing else reads while the synchronous discovery runs; the read of the count itself is
+    // counted in the next one, so it is taken off.
+    const readSoFar = () => {
+      const io = fs.readFileSync("/proc/self/io", "latin1");
+      return { rchar: Number(/^rchar: (\d+)$/m.exec(io)?.[1]), length: io.length };
+    };
+    const before = readSoFar();
     const s = createAgentSkills({ roots: [{ path: root }] });
+    const after = readSoFar();
     expect(s.warnings.map((w) => w.message)).toEqual([
       `${path.join(root, "big", "SKILL.md")}: is 52428800 bytes, over the 1 MiB limit; skipped`,
     ]);
-    expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(20 * 1024 * 1024);
+    // fstat gave its size: nothing of it was read, only the healthy neighbour.
+    expect(after.rchar - before.rchar - before.length).toBe(Buffer.byteLength(skill("ok")));
   });
 });
 
