@@ -30,12 +30,17 @@ const codePoints = (s: string) => [...s].length;
  * at 64) are all there is to drop.
  */
 function suggestName(name: string): string {
-  return name
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-/, "")
-    .slice(0, 64)
-    .replace(/-$/, "");
+  return (
+    name
+      // Compatibility forms (ligatures such as ﬁ) spelled out, accents dropped: café → cafe, not caf.
+      .normalize("NFKD")
+      .replace(/\p{M}+/gu, "")
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-/, "")
+      .slice(0, 64)
+      .replace(/-$/, "")
+  );
 }
 
 /**
@@ -50,18 +55,26 @@ export function checkFormatRules(
   const out: RuleFinding[] = [];
   const name = String(frontmatter.name);
   if (codePoints(name) > 64 || !NAME.test(name)) {
+    // Nothing of the name survives (名前): the directory's name, when that would pass.
+    const suggested =
+      suggestName(name) || (NAME.test(dirName) && codePoints(dirName) <= 64 ? dirName : "my-skill");
     out.push({
       rule: "name-format",
       key: "name",
       message: `name ${JSON.stringify(name)} must be 1-64 characters of a-z, 0-9 and single hyphens, not starting or ending with a hyphen`,
-      hint: `rename it to ${JSON.stringify(suggestName(name) || "my-skill")}`,
+      hint: `rename it to ${JSON.stringify(suggested)}${suggested === dirName ? "" : ", and its directory to match"}`,
     });
   }
   if (name !== dirName) {
+    // The same text in two Unicode forms (é composed or not) prints alike: say why they differ.
+    const forms =
+      name.normalize("NFC") === dirName.normalize("NFC")
+        ? " (the same letters in different Unicode forms, NFC and NFD)"
+        : "";
     out.push({
       rule: "name-matches-dir",
       key: "name",
-      message: `name ${JSON.stringify(name)} differs from its directory name ${JSON.stringify(dirName)}`,
+      message: `name ${JSON.stringify(name)} differs from its directory name ${JSON.stringify(dirName)}${forms}`,
       hint: "give the directory and the name the same value",
     });
   }
@@ -83,7 +96,10 @@ export function checkFormatRules(
         typeof compatibility === "string"
           ? `compatibility is ${codePoints(compatibility)} characters, over the limit of 500`
           : "compatibility must be a string",
-      hint: "state the environment needs in one short sentence",
+      hint:
+        typeof compatibility === "string"
+          ? "state the environment needs in one short sentence"
+          : 'put the value in double quotes (compatibility: "…"), so that YAML reads it as text',
     });
   }
   const metadata = frontmatter.metadata;

@@ -25,7 +25,7 @@ describe("name-format", () => {
         rule: "name-format",
         key: "name",
         message: `name ${JSON.stringify("a".repeat(65))} ${NAME_MESSAGE}`,
-        hint: `rename it to ${JSON.stringify("a".repeat(64))}`,
+        hint: `rename it to ${JSON.stringify("a".repeat(64))}, and its directory to match`,
       },
     ]);
   });
@@ -36,9 +36,23 @@ describe("name-format", () => {
         rule: "name-format",
         key: "name",
         message: `name "My Skill" ${NAME_MESSAGE}`,
-        hint: 'rename it to "my-skill"',
+        hint: 'rename it to "my-skill", and its directory to match',
       },
     ]);
+  });
+
+  test("a suggestion that is the directory's name asks for no rename of the directory", () => {
+    expect(checkFormatRules({ name: "My-Skill", description: "d" }, "my-skill")[0]?.hint).toBe(
+      'rename it to "my-skill"',
+    );
+  });
+
+  test("a name of which nothing survives suggests the directory's name when that would pass", () => {
+    const hint = (dir: string) =>
+      checkFormatRules({ name: "名前", description: "d" }, dir).find((f) => f.rule === "name-format")?.hint;
+    expect(hint("names")).toBe('rename it to "names"');
+    expect(hint("名前")).toBe('rename it to "my-skill", and its directory to match');
+    expect(hint("a".repeat(65))).toBe('rename it to "my-skill", and its directory to match');
   });
 
   test.each([
@@ -53,8 +67,25 @@ describe("name-format", () => {
     [`${"a".repeat(63)}-b`, "a".repeat(63)], // cut at 64 just after a hyphen: the hyphen goes too
     [`${"a".repeat(63)}_b`, "a".repeat(63)],
     [`${"a".repeat(62)}-bc`, `${"a".repeat(62)}-b`],
+    ["café", "cafe"], // accents dropped, not the letter
+    ["Résumé", "resume"], // an accent inside a word leaves no hyphen
+    ["Cafe\u0301-Menu", "cafe-menu"], // a combining accent too
+    ["\ufb01le", "file"], // a ligature spelled out
   ])("%j is suggested as %j", (name, suggested) => {
-    expect(suggestion(name)).toBe(`rename it to ${JSON.stringify(suggested)}`);
+    expect(suggestion(name)).toBe(`rename it to ${JSON.stringify(suggested)}, and its directory to match`);
+  });
+});
+
+test("name-matches-dir says when the two differ only in Unicode form", () => {
+  const nfc = "caf\u00e9";
+  const nfd = "cafe\u0301";
+  expect(
+    checkFormatRules({ name: nfc, description: "d" }, nfd).find((f) => f.rule === "name-matches-dir"),
+  ).toEqual({
+    rule: "name-matches-dir",
+    key: "name",
+    message: `name ${JSON.stringify(nfc)} differs from its directory name ${JSON.stringify(nfd)} (the same letters in different Unicode forms, NFC and NFD)`,
+    hint: "give the directory and the name the same value",
   });
 });
 
@@ -106,7 +137,12 @@ describe("compatibility-length", () => {
 
   test.each([[5], [null], [["Node"]], [{ node: "20" }]])("%j is not a string", (compatibility) => {
     expect(check({ compatibility })).toEqual([
-      { rule: "compatibility-length", key: "compatibility", message: "compatibility must be a string", hint },
+      {
+        rule: "compatibility-length",
+        key: "compatibility",
+        message: "compatibility must be a string",
+        hint: 'put the value in double quotes (compatibility: "…"), so that YAML reads it as text',
+      },
     ]);
   });
 });
