@@ -89,6 +89,7 @@ export const HINTS: Readonly<Record<string, string>> = {
     "start the file with a line ---, then the YAML keys (name, description), then a line ---",
   "yaml-syntax": 'fix the YAML here; put values that contain ": " or start with [ { ` @ in double quotes',
   yaml_repaired: "put the value in double quotes: strict mode and strict YAML parsers reject it as written",
+  "agentskills-yaml": "put the value in double quotes: skills-ref's strict YAML parser rejects it as written",
   tools_ignored: "use allowed-tools for tool permissions; keep other tool data under another key",
   multiple_manifests: "keep one manifest, named SKILL.md",
   dangling_symlink: "point the symlink at an existing skill directory, or remove it",

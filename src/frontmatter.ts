@@ -253,8 +253,19 @@ function trimBlanks(s: string): string {
  * its quotes. `undefined` when no line needed it.
  */
 export function repairYaml(text: string): string | undefined {
+  return repairLines(text)?.text;
+}
+
+/** Where {@link repairYaml} put a quote: the 1-based line of `text` and the column where the value starts. */
+export interface QuotedValue {
+  readonly line: number;
+  readonly column: number;
+}
+
+/** {@link repairYaml}'s text, with where each value it quoted starts; `undefined` when no line needed it. */
+export function repairLines(text: string): { text: string; quoted: QuotedValue[] } | undefined {
   const lines = text.split("\n");
-  let changed = false;
+  const quoted: QuotedValue[] = [];
   for (let i = 0; i < lines.length; i++) {
     const m = TOP_LEVEL_PLAIN.exec((lines[i] as string).replace(/\r$/, ""));
     if (m === null) continue;
@@ -275,10 +286,10 @@ export function repairYaml(text: string): string | undefined {
     lines[i] = `${m[1]}${m[2]}"${quoteSafe(value)}`;
     lines[last] = `${lines[last]}"${comment}${cr}`;
     if (last !== i) lines[i] += cr;
-    changed = true;
+    quoted.push({ line: i + 1, column: (m[1] as string).length + (m[2] as string).length + 1 });
     i = last;
   }
-  return changed ? lines.join("\n") : undefined;
+  return quoted.length > 0 ? { text: lines.join("\n"), quoted } : undefined;
 }
 
 /**

@@ -12,6 +12,7 @@ export type ValidationTarget = (typeof VALIDATION_TARGETS)[number];
 /** Every rule id a target can add; each is an error, and only under its target. */
 export const TARGET_RULES = [
   "agentskills-fields",
+  "agentskills-yaml",
   "claude-reserved-word",
   "claude-xml-tags",
   "codex-manifest-name",
@@ -63,8 +64,8 @@ const fold = (s: string) => s.replace(/\s+/g, " ").trim();
 
 /**
  * The key rules for `frontmatter`: `unknown-field` (a warning) for a key neither the specification nor
- * a major client documents; under `target`, that client's own rules (errors). `manifest` is the path of
- * the file, whose name some clients read exactly.
+ * a major client documents, `manifest-name` (a warning) for a manifest not named exactly SKILL.md;
+ * under `target`, that client's own rules (errors). `manifest` is the path of the file.
  */
 export function checkClientRules(
   frontmatter: Readonly<Record<string, unknown>>,
@@ -119,17 +120,24 @@ export function checkClientRules(
       });
     }
   }
+  const file = path.basename(manifest);
+  if (file !== "SKILL.md") {
+    // The file's name, not a key: no line to point at. Under Codex, which reads no other name, an error.
+    const [rule, why] =
+      target === "codex"
+        ? ["codex-manifest-name", "Codex reads only a file named exactly SKILL.md"]
+        : [
+            "manifest-name",
+            "the specification names it SKILL.md, and some clients (Codex) read no other name",
+          ];
+    out.push({
+      rule,
+      key: "",
+      message: `the manifest is named ${JSON.stringify(file)}; ${why}`,
+      hint: `rename ${file} to SKILL.md`,
+    });
+  }
   if (target === "codex") {
-    const file = path.basename(manifest);
-    if (file !== "SKILL.md") {
-      out.push({
-        rule: "codex-manifest-name",
-        // The file's name, not a key: no line to point at.
-        key: "",
-        message: `the manifest is named ${JSON.stringify(file)}; Codex reads only a file named exactly SKILL.md`,
-        hint: `rename ${file} to SKILL.md`,
-      });
-    }
     const metadata = frontmatter.metadata;
     const short =
       typeof metadata === "object" && metadata !== null

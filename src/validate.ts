@@ -5,12 +5,14 @@ import { describeValue, readable, StartupError } from "./errors.js";
 import {
   type Draft,
   finish,
+  HINTS,
   report,
   SCHEMA_HINTS,
   type ValidationReport,
   YAML_SHAPE_HINT,
 } from "./findings.js";
-import { fsCode, readManifest, runSync } from "./fsx.js";
+import { repairLines } from "./frontmatter.js";
+import { fsCode, readManifest, runSync, statSync } from "./fsx.js";
 import { splitManifestBytes } from "./manifest.js";
 import { merge } from "./merge.js";
 import { checkFormatRules } from "./rules.js";
@@ -135,6 +137,14 @@ function excerpt(file: { bytes: Buffer } | undefined, line: number | undefined):
   return text === undefined ? {} : { excerpt: text.replace(/\r$/, "") };
 }
 
+/** A text key written as a number or a boolean (`name: 123`) is there: it needs quotes, not adding. */
+function schemaHint(key: string, message: string): string | undefined {
+  const text = key === "name" || key === "description";
+  return text && / received (?:number|boolean) /.test(message)
+    ? `put the value in double quotes (${key}: "…"), so that YAML reads it as text`
+    : SCHEMA_HINTS[key];
+}
+
 function candidateFindings(c: Candidate, check: Check): Draft[] {
   const { outcome } = c;
   const follow = check.config.followSymlinks;
@@ -142,7 +152,7 @@ function candidateFindings(c: Candidate, check: Check): Draft[] {
     // A YAML problem without a place is about the frontmatter's shape: quoting a value would not help.
     const hint =
       outcome.key !== undefined
-        ? SCHEMA_HINTS[outcome.key]
+        ? schemaHint(outcome.key, outcome.message)
         : outcome.problem === "yaml" && outcome.line === undefined
           ? YAML_SHAPE_HINT
           : undefined;
@@ -169,25 +179,47 @@ function candidateFindings(c: Candidate, check: Check): Draft[] {
   for (const w of c.warnings) {
     // name-matches-dir below says the same, with a hint.
     if (w.code === "name_mismatch") continue;
-    const original =
-      w.code === "yaml_repaired" && text !== undefined ? parseManifest(text.bytes, false) : undefined;
-    if (original === undefined || original.ok || original.line === undefined) out.push(fromWarning(w));
-    else {
-      const message = `frontmatter is not valid YAML (${original.message}); it loads only after quoting values that contain ": "`;
+    const found = fromWarning(w);
+    if (w.code !== "yaml_repaired") out.push(found);
+    // skills-ref's strict parser refuses what only loads after the repair: an error under its target.
+    else
       out.push({
-        ...fromWarning(w),
-        message,
-        ...at(original.line, original.column),
-        ...excerpt(text, original.line),
+        ...repairFinding(found, text),
+        ...(check.target === "agentskills" ? { rule: "agentskills-yaml" } : {}),
       });
-    }
   }
   const lines = text === undefined ? undefined : keyLines(text.frontmatter);
   for (const f of broken) {
     const line = lines?.get(f.key);
     out.push({ ...draft(f.rule, c.path, f.message), skill: outcome.fields.name, hint: f.hint, ...at(line) });
   }
-  return out;
+  // In line order, as an editor lists them; findings without a line (the file's name, a key not found
+  // written as such) after them. sort() is stable.
+  const line = (d: Draft) => d.line ?? Number.POSITIVE_INFINITY;
+  return out.sort((a, b) => line(a) - line(b));
+}
+
+const lineList = (ns: readonly number[]) =>
+  ns.length === 1 ? `line ${ns[0]}` : `lines ${ns.slice(0, -1).join(", ")} and ${ns[ns.length - 1]}`;
+
+/**
+ * A yaml_repaired finding said precisely: the YAML error the file has as written, and the lines whose
+ * values the repair quoted. Located at the error when that is on one of them, else at the first.
+ */
+function repairFinding(found: Draft, file: { bytes: Buffer; frontmatter: string } | undefined): Draft {
+  const original = file === undefined ? undefined : parseManifest(file.bytes, false);
+  const repair = file === undefined ? undefined : repairLines(file.frontmatter);
+  // The file changed since the scan: the warning's own words.
+  if (original === undefined || original.ok || original.line === undefined || repair === undefined)
+    return found;
+  // Frontmatter line n is file line n + 1, below the opening fence.
+  const quoted = repair.quoted.map((q) => ({ line: q.line + 1, column: q.column }));
+  const first = quoted[0] as { line: number; column: number };
+  const place = quoted.find((q) => q.line === original.line)
+    ? { line: original.line, column: original.column }
+    : first;
+  const message = `frontmatter is not valid YAML (${original.message}); it loads only after quoting the plain value${quoted.length === 1 ? "" : "s"} on ${lineList(quoted.map((q) => q.line))}`;
+  return { ...found, message, ...at(place.line, place.column), ...excerpt(file, place.line) };
 }
 
 function checkRoot(check: Check, root: SkillRoot, reportEmpty: boolean): Draft[] {
@@ -263,7 +295,11 @@ export function validateSkills(paths: readonly string[], options: ValidateOption
     if (!("kind" in found)) drafts.push(found);
     else if (recursive && found.kind === "root") append(drafts, checkTree(check, found.dir));
     else if (found.kind === "root") append(drafts, checkRoot(check, root, !asRoots));
-    else append(drafts, checkSkill(check, found.dir));
+    else {
+      append(drafts, checkSkill(check, found.dir));
+      const other = found.dir === root.path ? undefined : passedOver(check, root.path);
+      if (other !== undefined) drafts.push(other);
+    }
   }
   if (check.checked.size === 0) {
     // The per-root "holds no skill directory" warnings say less than the error that replaces them.
@@ -276,8 +312,52 @@ export function validateSkills(paths: readonly string[], options: ValidateOption
       drafts.push(nothing);
     }
   }
-  emit(check.seen, onWarning);
-  return report(drafts.map(finish), check.checked);
+  // Paths that overlap (a root and a skill in it) or repeat find the same things again: each is told once.
+  emit(
+    unique(check.seen, (w) => [w.code, w.path, w.message]),
+    onWarning,
+  );
+  return report(
+    unique(drafts, (d) => [d.rule, d.file, d.line, d.column, d.message]).map(finish),
+    check.checked,
+  );
+}
+
+/** The first of each item by `key`, in order. */
+function unique<T>(items: readonly T[], key: (item: T) => readonly unknown[]): T[] {
+  const seen = new Set<string>();
+  return items.filter((item) => {
+    const k = JSON.stringify(key(item));
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
+/** Whether `a` and `b` are one file (by device and inode): a link, or one name in two cases on a disk that ignores case. */
+function sameFile(a: string, b: string): boolean {
+  try {
+    const [x, y] = [statSync(a), statSync(b)];
+    return x !== undefined && y !== undefined && x.dev === y.dev && x.ino === y.ino;
+  } catch (e) {
+    // Gone or unreadable since the check: not shown to be the file that was read.
+    fsCode(e);
+    return false;
+  }
+}
+
+/**
+ * A manifest PATH that its folder's check did not read, because discovery takes another of its
+ * manifests (`SKILL.md` over `skill.md`): said, so that a run does not pass on a file it never read.
+ */
+function passedOver(check: Check, given: string): Draft | undefined {
+  const dir = path.dirname(given);
+  const chosen = [...check.checked].find((p) => path.dirname(p) === dir);
+  // Not checked at all (the folder's finding says why), or the very file under another name: a link,
+  // or the name in another case on a disk that ignores case.
+  if (chosen === undefined || chosen === given || sameFile(chosen, given)) return undefined;
+  const message = `is not the manifest discovery reads in its folder: ${path.basename(chosen)} is, and was checked instead`;
+  return { ...draft("not-a-skill", given, message), hint: HINTS.multiple_manifests as string };
 }
 
 /** validateSkills' arguments checked, and its run's state. */

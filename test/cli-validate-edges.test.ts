@@ -5,7 +5,7 @@ import { skill, writeTree } from "./helpers/fixture.js";
 
 const X = (n: number) => "x".repeat(n);
 const REPAIRED =
-  'warning yaml_repaired: frontmatter is not valid YAML (invalid YAML: Unexpected flow-seq-end token in YAML stream: "]"); it loads only after quoting values that contain ": "';
+  'warning yaml_repaired: frontmatter is not valid YAML (invalid YAML: Unexpected flow-seq-end token in YAML stream: "]"); it loads only after quoting the plain value on line 4';
 const REPAIRED_FIX =
   "  fix: put the value in double quotes: strict mode and strict YAML parsers reject it as written";
 

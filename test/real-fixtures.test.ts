@@ -166,6 +166,7 @@ describe("the vendored real skills", () => {
       "yaml-syntax": 1,
       "unknown-field": 26,
       yaml_repaired: 8,
+      "manifest-name": 6,
       tools_ignored: 2,
     });
   });

@@ -101,7 +101,7 @@ describe("findings made from discovery warnings", () => {
         "yaml_repaired",
         3,
         14,
-        'frontmatter is not valid YAML (invalid YAML: Nested mappings are not allowed in compact mappings); it loads only after quoting values that contain ": "',
+        'frontmatter is not valid YAML (invalid YAML: Nested mappings are not allowed in compact mappings); it loads only after quoting the plain value on line 3',
       ],
       [
         "tools_ignored",
@@ -253,9 +253,10 @@ describe("the line of a key", () => {
 
   test("quotes count only around the whole key", () => {
     expect(lines(`x"a": 1\n"a\\"b:c": 2\n'a\\"': 3`)).toEqual([
+      // In line order, the key not found written as such last.
       ["unknown-field", 4, unknown('x"a"')],
-      ["unknown-field", null, unknown('a"b:c')],
       ["unknown-field", 6, unknown('a\\"')],
+      ["unknown-field", null, unknown('a"b:c')],
     ]);
   });
 

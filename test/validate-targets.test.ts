@@ -260,17 +260,21 @@ describe("--target", () => {
   const found = (target?: "agentskills" | "claude" | "codex") =>
     validateSkills([base], target === undefined ? {} : { target }).findings.map((f) => brief(base, f));
 
-  test("without a target, no client rule applies", () => {
-    expect(found()).toEqual([]);
+  // Every run warns about a manifest not named exactly SKILL.md; Codex's target makes that an error.
+  const lower = ["lower/skill.md", "manifest-name", "warning", null];
+
+  test("without a target, no client rule applies: only the warning about the manifest's name", () => {
+    expect(found()).toEqual([lower]);
   });
 
   test("agentskills: only the specification's six fields, as its reference validator enforces", () => {
-    expect(found("agentskills")).toEqual([["xml-name/SKILL.md", "agentskills-fields", "error", 4]]);
+    expect(found("agentskills")).toEqual([lower, ["xml-name/SKILL.md", "agentskills-fields", "error", 4]]);
   });
 
   test("claude: reserved words in name, XML tags in name or description", () => {
     expect(found("claude")).toEqual([
       ["claude-helper/SKILL.md", "claude-reserved-word", "error", 2],
+      lower,
       ["tags/SKILL.md", "claude-xml-tags", "error", 3],
     ]);
     const anthropic = writeTree({ "my-anthropic/SKILL.md": skill("my-anthropic", "x") });

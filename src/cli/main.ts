@@ -127,7 +127,9 @@ function parse(argv: readonly string[], io: CliIo): Invocation | { help: string 
     if (t.value === undefined || t.value === "") throw new UsageError(`--${t.name} needs a non-empty path`);
     roots.push({ path: resolveAgainst(t.value, io.cwd, home), scope });
   }
-  if (command === "validate" && args.length > 0 && (roots.length > 0 || values.preset !== undefined)) {
+  // --workspace picks the preset's roots too: with PATHs it would be silently ignored.
+  const picksRoots = roots.length > 0 || values.preset !== undefined || values.workspace !== undefined;
+  if (command === "validate" && args.length > 0 && picksRoots) {
     throw new UsageError("validate checks either the PATHs given or the roots, not both");
   }
   if (roots.length > 0 && values.preset !== undefined) {

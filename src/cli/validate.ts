@@ -87,7 +87,8 @@ export function validateCommand(inv: Invocation, io: CliIo): number {
     );
   }
   const failed = report.errors > 0 || (inv.strict && report.findings.length > 0);
-  if (inv.json) io.stdout(`${toJson(report)}\n`);
+  // In JSON, `ok` is the command's verdict, as the exit code is: with --strict a warning makes it false.
+  if (inv.json) io.stdout(`${toJson({ ...report, ok: !failed })}\n`);
   else print(report, failed, inv.strict, io);
   return failed ? 1 : 0;
 }
