@@ -50,7 +50,10 @@ export interface ValidationReport {
   readonly warnings: number;
   /** Findings per rule: errors first, then by count (highest first), then by rule. */
   readonly rules: readonly RuleCount[];
-  /** Every finding, in the order the paths were given and, within a root, in sorted directory order. */
+  /**
+   * Every finding once, in the order the paths were given, within a root in sorted directory order,
+   * and within a file in line order (findings without a line last).
+   */
   readonly findings: readonly ValidationFinding[];
 }
 
