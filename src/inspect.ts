@@ -285,7 +285,7 @@ function candidate(
     if (outcome.repaired)
       note(
         "yaml_repaired",
-        `frontmatter is not valid YAML; loaded after quoting plain values that contain ": "`,
+        `frontmatter is not valid YAML; loaded after quoting plain values that contain ": " or start with a character YAML reserves`,
       );
     if (outcome.fields.toolsIgnored) {
       const why = "is not a string or a list of strings, so it does not set allowedTools; kept in metadata";

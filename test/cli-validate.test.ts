@@ -9,7 +9,7 @@ const NEEDS_FIXES = [
   '  fix: rename it to "pdf-tools"',
   'examples/needs-fixes/pdf-tools/SKILL.md:2: error name-matches-dir: name "PDF_Tools" differs from its directory name "pdf-tools"',
   "  fix: give the directory and the name the same value",
-  'examples/needs-fixes/release-notes/SKILL.md:3:14: warning yaml_repaired: frontmatter is not valid YAML (invalid YAML: Nested mappings are not allowed in compact mappings); it loads only after quoting the plain value on line 3',
+  "examples/needs-fixes/release-notes/SKILL.md:3:14: warning yaml_repaired: frontmatter is not valid YAML (invalid YAML: Nested mappings are not allowed in compact mappings); it loads only after quoting the plain value on line 3",
   "  | description: Use when: the user asks for release notes",
   "  |              ^",
   "  fix: put the value in double quotes: strict mode and strict YAML parsers reject it as written",
@@ -129,7 +129,7 @@ describe("validate", () => {
           column: 14,
           skill: "release-notes",
           message:
-            'frontmatter is not valid YAML (invalid YAML: Nested mappings are not allowed in compact mappings); it loads only after quoting the plain value on line 3',
+            "frontmatter is not valid YAML (invalid YAML: Nested mappings are not allowed in compact mappings); it loads only after quoting the plain value on line 3",
           hint: "put the value in double quotes: strict mode and strict YAML parsers reject it as written",
           excerpt: EXCERPT,
         },

@@ -101,7 +101,7 @@ describe("findings made from discovery warnings", () => {
         "yaml_repaired",
         3,
         14,
-        'frontmatter is not valid YAML (invalid YAML: Nested mappings are not allowed in compact mappings); it loads only after quoting the plain value on line 3',
+        "frontmatter is not valid YAML (invalid YAML: Nested mappings are not allowed in compact mappings); it loads only after quoting the plain value on line 3",
       ],
       [
         "tools_ignored",
@@ -197,7 +197,7 @@ describe("the second read, which locates a finding", () => {
         "yaml_repaired",
         null,
         null,
-        'frontmatter is not valid YAML; loaded after quoting plain values that contain ": "',
+        'frontmatter is not valid YAML; loaded after quoting plain values that contain ": " or start with a character YAML reserves',
       ],
     ]);
   });
