@@ -207,11 +207,12 @@ const lineList = (ns: readonly number[]) =>
  * values the repair quoted. Located at the error when that is on one of them, else at the first.
  */
 function repairFinding(found: Draft, file: { bytes: Buffer; frontmatter: string } | undefined): Draft {
-  const original = file === undefined ? undefined : parseManifest(file.bytes, false);
-  const repair = file === undefined ? undefined : repairLines(file.frontmatter);
-  // The file changed since the scan: the warning's own words.
-  if (original === undefined || original.ok || original.line === undefined || repair === undefined)
-    return found;
+  // Unreadable by now, or changed since the scan (it parses as written, or no repair would load it):
+  // the warning's own words. (An outcome that parses has no line: `ok` only narrows the type.)
+  if (file === undefined) return found;
+  const original = parseManifest(file.bytes, false);
+  const repair = repairLines(file.frontmatter);
+  if (original.ok || original.line === undefined || repair === undefined) return found;
   // Frontmatter line n is file line n + 1, below the opening fence.
   const quoted = repair.quoted.map((q) => ({ line: q.line + 1, column: q.column }));
   const first = quoted[0] as { line: number; column: number };

@@ -52,6 +52,7 @@ describe("name-format", () => {
       checkFormatRules({ name: "名前", description: "d" }, dir).find((f) => f.rule === "name-format")?.hint;
     expect(hint("names")).toBe('rename it to "names"');
     expect(hint("名前")).toBe('rename it to "my-skill", and its directory to match');
+    expect(hint("a".repeat(64))).toBe(`rename it to "${"a".repeat(64)}"`);
     expect(hint("a".repeat(65))).toBe('rename it to "my-skill", and its directory to match');
   });
 

@@ -44,11 +44,21 @@ describe("paths that overlap or repeat", () => {
     ]);
   });
 
-  test("the discovery warnings behind them reach onWarning once", () => {
-    const base = writeTree({ "r/gone": { symlink: "../nowhere" }, "r/a/SKILL.md": skill("a") });
+  test("the discovery warnings behind them reach onWarning once each", () => {
+    const base = writeTree({
+      "r/gone": { symlink: "../nowhere" },
+      "r/lost": { symlink: "../nowhere-else" },
+      "r/a/SKILL.md": skill("a"),
+    });
     const seen: string[] = [];
     check([`${base}/r`, `${base}/r`], { onWarning: (w) => seen.push(`${w.code} ${w.path}`) });
-    expect(seen).toEqual([`dangling_symlink ${base}/r/gone`]);
+    expect(seen).toEqual([`dangling_symlink ${base}/r/gone`, `dangling_symlink ${base}/r/lost`]);
+  });
+
+  test("a skill directory inside another given skill directory is its own skill, not a passed-over manifest", () => {
+    const base = writeTree({ "a/SKILL.md": skill("a"), "a/b/SKILL.md": skill("b") });
+    const report = check([`${base}/a`, `${base}/a/b`]);
+    expect([report.skills, report.findings]).toEqual([2, []]);
   });
 });
 
@@ -138,6 +148,15 @@ describe("YAML that loads only after the repair", () => {
     const dir = writeTree({ "t/SKILL.md": manifest("name: t\nlicense: [a]\ndescription: Use when: asked") });
     const [f] = check([`${dir}/t`]).findings;
     expect([f?.line, f?.column, f?.message.endsWith("plain values on lines 3 and 4")]).toEqual([4, 14, true]);
+  });
+
+  test("three lines or more are listed with commas", () => {
+    const dir = writeTree({
+      "t/SKILL.md": manifest(
+        "name: t\ndescription: Use when: asked\nlicense: MIT: or not\ncompatibility: Node: 20",
+      ),
+    });
+    expect(check([`${dir}/t`]).findings[0]?.message).toMatch(/plain values on lines 3, 4 and 5$/);
   });
 
   test("--target agentskills makes it an error, as skills-ref's strict parser refuses it", () => {

@@ -187,6 +187,22 @@ describe("the second read, which locates a finding", () => {
     expect(dup && [dup.file, dup.line]).toEqual([`${base}/r/b/SKILL.md`, undefined]);
   });
 
+  test.each([
+    ["valid YAML", "name: q\ndescription: fine"],
+    ["YAML no repair helps", 'name: q\ndescription: "unclosed'],
+  ])("a repaired manifest rewritten to %s by then keeps the warning's own message", (_, fields) => {
+    const file = writeTree({ "q/SKILL.md": manifest("name: q\ndescription: Use when: asked") });
+    onRead(`${file}/q/SKILL.md`, 2, () => fs.writeFileSync(`${file}/q/SKILL.md`, manifest(fields)));
+    expect(check([`${file}/q`]).findings.map(row)).toEqual([
+      [
+        "yaml_repaired",
+        null,
+        null,
+        'frontmatter is not valid YAML; loaded after quoting plain values that contain ": " or start with a character YAML reserves',
+      ],
+    ]);
+  });
+
   test("a repaired manifest unreadable by then keeps the warning's own message", () => {
     const base = writeTree({ "q/SKILL.md": manifest("name: q\ndescription: Use when: asked") });
     onRead(`${base}/q/SKILL.md`, 2, () => {
