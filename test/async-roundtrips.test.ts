@@ -24,6 +24,7 @@ import {
 import { actAt, failAt, poolRequests } from "./helpers/faults.js";
 import { manifest, skill, type Tree, writeTree } from "./helpers/fixture.js";
 import { countTurns } from "./helpers/turns.js";
+import { pastTrustWindow } from "./helpers/wait.js";
 
 afterEach(() => setFaultHook(null));
 
@@ -110,14 +111,14 @@ test("a manifest changed under a reused listing is opened in the thread pool", a
   const tree: Tree = {};
   for (let i = 0; i < 10; i++) tree[`s${i}/SKILL.md`] = skill(`s${i}`);
   const root = writeTree(tree);
-  // Past the 100 ms in which a signature is not trusted: the refresh may then reuse the listings.
-  await new Promise((resolve) => setTimeout(resolve, 150));
+  // Past the trust window: the refresh may then reuse the listings.
+  await pastTrustWindow(root);
   const s = await createAgentSkillsAsync({ roots: [{ path: root }] });
   // Discovery lists without the directories' signatures; this first refresh takes them.
   await s.refreshAsync();
   // Rewritten in place: the directory's signature holds, the file's does not.
   fs.writeFileSync(path.join(root, "s3", "SKILL.md"), skill("s3", "Changed."));
-  await new Promise((resolve) => setTimeout(resolve, 150));
+  await pastTrustWindow(path.join(root, "s3", "SKILL.md"));
   let changed: readonly string[] = [];
   const requests = await poolRequests(async () => {
     changed = (await s.refreshAsync()).changed;

@@ -8,6 +8,7 @@ import { afterEach, beforeAll, describe, expect, test } from "vitest";
 import { setFaultHook } from "../src/fsx.js";
 import { type AgentSkills, createAgentSkills, createAgentSkillsAsync } from "../src/index.js";
 import { manifest, type Tree, writeTree } from "./helpers/fixture.js";
+import { pastTrustWindow } from "./helpers/wait.js";
 
 afterEach(() => setFaultHook(null));
 
@@ -20,8 +21,8 @@ function overridden(user: Tree): string {
   });
 }
 
-// Written now and settled once, before all the tests: past the 100 ms in which a scan does not trust
-// a fresh signature, so a refresh reuses what the first scan read (and dropped).
+// Written now and settled once, before all the tests: past the trust window, so a refresh reuses what
+// the first scan read (and dropped).
 const trees = {
   plain: overridden({ "r1/a/SKILL.md": manifest("name: a\ndescription: d", "user body") }),
   plainAsync: overridden({ "r1/a/SKILL.md": manifest("name: a\ndescription: d", "user body") }),
@@ -34,7 +35,7 @@ const trees = {
   bug: overridden({ "r1/a/SKILL.md": manifest("name: a\ndescription: d", "user body") }),
 };
 
-beforeAll(() => new Promise((resolve) => setTimeout(resolve, 150)));
+beforeAll(() => pastTrustWindow(trees.bug));
 
 /** The registry over `base`'s two roots, its `a` served from r2. */
 async function open(base: string, async = false): Promise<AgentSkills> {

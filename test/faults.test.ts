@@ -15,6 +15,7 @@ import {
 } from "../src/index.js";
 import { callSites, failAt } from "./helpers/faults.js";
 import { skill, writeTree } from "./helpers/fixture.js";
+import { pastTrustWindow } from "./helpers/wait.js";
 
 const ERRNOS = ["EACCES", "EIO", "EMFILE", "ENOTDIR", "ELOOP"] as const;
 
@@ -244,8 +245,7 @@ describe.each(ERRNOS)("a %s fault during discovery", (code) => {
     const roots = fixture().map((p) => ({ path: p }));
     // Past the trust window (100 ms; 2 s on whole-second timestamps), refresh stats unchanged manifests
     // instead of reading them again.
-    const coarse = fs.statSync(roots[2]?.path ?? "", { bigint: true }).mtimeNs % 1_000_000_000n === 0n;
-    await new Promise((resolve) => setTimeout(resolve, coarse ? 2100 : 150));
+    await pastTrustWindow(roots[2]?.path ?? "");
     const sites = callSites(() => createAgentSkills({ roots, strict: true }).refresh());
     const rel = (p: string) => path.relative(path.dirname(roots[0]?.path ?? ""), p);
     const manifests = ["r1/alpha", "r1/beta", "r1/gamma", "r2/alpha", "r2/delta"];

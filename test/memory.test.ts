@@ -11,11 +11,9 @@ import { setFaultHook } from "../src/fsx.js";
 import { createAgentSkills, createAgentSkillsAsync } from "../src/index.js";
 import { scanSync } from "../src/scan.js";
 import { manifest, skill, writeTree } from "./helpers/fixture.js";
+import { pastTrustWindow } from "./helpers/wait.js";
 
 afterEach(() => setFaultHook(null));
-
-/** Past the 100 ms in which a scan does not trust a fresh signature, so the next scan reuses what it read. */
-const settled = () => new Promise((resolve) => setTimeout(resolve, 150));
 
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as () => void;
@@ -102,7 +100,7 @@ test("a dropped body that cannot be read again serves an empty body until the ne
     "r1/a/SKILL.md": manifest("name: a\ndescription: d", "user body"),
     "r2/a/SKILL.md": manifest("name: a\ndescription: d", "workspace body"),
   });
-  await settled();
+  await pastTrustWindow(base);
   const skills = createAgentSkills({
     roots: [{ path: path.join(base, "r1") }, { path: path.join(base, "r2") }],
     onWarning: () => {},

@@ -6,17 +6,11 @@ import { setFaultHook } from "../src/fsx.js";
 import { createAgentSkills } from "../src/index.js";
 import { callSites } from "./helpers/faults.js";
 import { skill, writeTree } from "./helpers/fixture.js";
+import { pastTrustWindow } from "./helpers/wait.js";
 
 afterEach(() => setFaultHook(null));
 
-/**
- * Wait until what was just written is older than the library's trust window (100 ms; 2 s where
- * timestamps are whole seconds), so the next scan trusts its signature instead of reading again.
- */
-async function age(file: string): Promise<void> {
-  const coarse = fs.statSync(file, { bigint: true }).mtimeNs % 1_000_000_000n === 0n;
-  await new Promise((resolve) => setTimeout(resolve, coarse ? 2100 : 150));
-}
+const age = pastTrustWindow;
 
 /** The fs calls `fn` makes, by kind. */
 function opsOf(fn: () => void): Record<string, number> {

@@ -5,12 +5,9 @@ import * as path from "node:path";
 import { describe, expect, test } from "vitest";
 import { createAgentSkills, SkillError, type SkillWarning } from "../src/index.js";
 import { skill, writeTree } from "./helpers/fixture.js";
+import { pastTrustWindow } from "./helpers/wait.js";
 
-/** Past the scan's 100 ms trust window, so the next scan vouches for these files without reading them. */
-async function age(file: string): Promise<void> {
-  const coarse = fs.statSync(file, { bigint: true }).mtimeNs % 1_000_000_000n === 0n;
-  await new Promise((resolve) => setTimeout(resolve, coarse ? 2100 : 150));
-}
+const age = pastTrustWindow;
 
 const BAD = "---\nname: [\n---\n";
 

@@ -9,6 +9,7 @@ import { setFaultHook } from "../src/fsx.js";
 import { NO_CACHE, type ScanHint, type ScanItem, scanAsync, scanSync } from "../src/scan.js";
 import { failAt } from "./helpers/faults.js";
 import { skill, type Tree, writeTree } from "./helpers/fixture.js";
+import { pastTrustWindow } from "./helpers/wait.js";
 
 afterEach(() => setFaultHook(null));
 
@@ -52,8 +53,7 @@ let linked = "";
 beforeAll(async () => {
   hinted = writeTree({ "a/SKILL.md": skill("a", "First."), "b/SKILL.md": skill("b"), "n/notes.txt": "x" });
   linked = writeTree({ "a/SKILL.md": skill("a"), l: { symlink: "a" } });
-  const coarse = fs.statSync(hinted, { bigint: true }).mtimeNs % 1_000_000_000n === 0n;
-  await new Promise((resolve) => setTimeout(resolve, coarse ? 2100 : 150));
+  await pastTrustWindow(hinted);
 });
 
 describe("a watcher's hint", () => {

@@ -5,6 +5,7 @@ import { createAgentSkills, type SkillWarning, setWarnSink } from "../src/index.
 import { run } from "./helpers/cli.js";
 import { actAt } from "./helpers/faults.js";
 import { skill, writeTree } from "./helpers/fixture.js";
+import { pastTrustWindow } from "./helpers/wait.js";
 
 afterEach(() => setFaultHook(null));
 
@@ -29,7 +30,7 @@ describe("registry", () => {
     const root = writeTree({ "x/SKILL.md": "nope", "ok/SKILL.md": skill("ok") });
     // Past the 100 ms window in which a signature is not trusted (ctime cannot be set back): the second
     // scan then reuses every item and skips the merge.
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    await pastTrustWindow(root);
     const seen: string[] = [];
     const s = createAgentSkills({ roots: [{ path: root }], onWarning: (w) => seen.push(w.code) });
     const list = s.listSkills();

@@ -19,7 +19,7 @@ import {
 } from "../src/index.js";
 import { actAt, failAt } from "./helpers/faults.js";
 import { skill, tempDir, writeTree } from "./helpers/fixture.js";
-import { waiter } from "./helpers/wait.js";
+import { pastTrustWindow, waiter } from "./helpers/wait.js";
 
 /** Far above any real wait: only a missed change reaches it. */
 const LIMIT_MS = 10_000;
@@ -601,8 +601,8 @@ describe("refreshes", () => {
     const high = writeTree({ "x/SKILL.md": skill("x", "high"), "y/SKILL.md": skill("y") });
     const roots = [{ path: low }, { path: high }];
     const skills = createAgentSkills({ roots });
-    // Past the 100 ms trust window, the signatures this refresh takes vouch for the files not edited below.
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    // Past the trust window, the signatures this refresh takes vouch for the files not edited below.
+    await pastTrustWindow(high);
     skills.refresh();
     const edits: [string, string][] = [
       [path.join(high, "x", "SKILL.md"), skill("x", "high, edited")],

@@ -1,4 +1,6 @@
-// Waiting in a test for what callbacks report: a check run again on each wake(), failing after a limit.
+// Waiting in a test: for what callbacks report (a check run again on each wake(), failing after a limit),
+// and past the scan's trust window.
+import * as fs from "node:fs";
 
 /** A condition waited for by callbacks. */
 export interface Waiter {
@@ -24,4 +26,14 @@ export function waiter(limitMs: number): Waiter {
         pending();
       }),
   };
+}
+
+/**
+ * Wait until what was just written at `p` is older than the scan's trust window (100 ms; 2 s where
+ * timestamps are whole seconds, a coarse file system), so the next scan vouches for its signature
+ * instead of reading it again. Only ever waits past the window: load cannot make it too short.
+ */
+export async function pastTrustWindow(p: string): Promise<void> {
+  const coarse = fs.statSync(p, { bigint: true }).mtimeNs % 1_000_000_000n === 0n;
+  await new Promise((resolve) => setTimeout(resolve, coarse ? 2100 : 150));
 }
