@@ -132,7 +132,8 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
     summary: "check skill folders, SKILL.md files or roots (default: the roots); exit 1 on errors",
     details: [
       "Each finding with file:line, rule and a fix, then counts by rule. Checking no skill at all is an",
-      "error (no-manifest), naming near-miss files such as SKILLS.md.",
+      "error (no-manifest), naming near-miss files such as SKILLS.md. PATHs or the root options, not",
+      "both. With --json, ok is the verdict: false exactly when the exit code is 1.",
     ],
     options: [
       ["--recursive", "find SKILL.md files at any depth below each PATH (plugin repositories)"],
