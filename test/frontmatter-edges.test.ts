@@ -242,6 +242,11 @@ describe("an alias without its anchor (audit C, finding 4)", () => {
 });
 
 describe("repairYaml", () => {
+  test("a value that starts a block scalar (| or >) is left alone, whatever follows the indicator", () => {
+    expect(repairYaml("description: > Use when: x")).toBeUndefined();
+    expect(repairYaml("description: | Use when: x")).toBeUndefined();
+  });
+
   test("trailing blanks of the value are cut: spaces, tabs, both", () => {
     expect(repairYaml("description: Use when: x   ")).toBe('description: "Use when: x"');
     expect(repairYaml("description: Use when: x\t\t")).toBe('description: "Use when: x"');

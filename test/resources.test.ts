@@ -59,6 +59,10 @@ describe("resourcePath", () => {
   const cases: [string, AgentSkills, string, unknown, string][] = [
     ["unknown skill", follow, "nope", "scripts/run.sh", "not_found"],
     ["unknown skill before bad input", follow, "nope", "/etc/passwd", "not_found"],
+    ["unknown skill before an empty path", follow, "nope", "", "not_found"],
+    ["unknown skill before a path that is no string", follow, "nope", 42, "not_found"],
+    ["a NUL byte before an escape", follow, "s", "../x\0", "invalid_input"],
+    ["an absolute path before an escape", follow, "s", "/../x", "invalid_input"],
     ["not a string", follow, "s", 42, "invalid_input"],
     ["undefined", follow, "s", undefined, "invalid_input"],
     ["empty", follow, "s", "", "invalid_input"],

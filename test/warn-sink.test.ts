@@ -13,6 +13,7 @@ import {
   setWarnSink,
   validateSkills,
 } from "../src/index.js";
+import { emit } from "../src/warnings.js";
 import { manifest, skill, writeTree } from "./helpers/fixture.js";
 
 afterEach(() => setWarnSink(() => {}));
@@ -49,6 +50,19 @@ describe("the default sink is stderr", () => {
       JSON.parse(run("lib.setWarnSink(() => {}); lib.createAgentSkills({ roots: [{ path: root }] });")),
     ).toEqual([]);
   });
+});
+
+test("the default sink escapes the controls of any message it is handed, not only the library's own", () => {
+  setWarnSink(null);
+  const writes: string[] = [];
+  const write = process.stderr.write;
+  process.stderr.write = ((chunk: unknown) => writes.push(String(chunk)) > 0) as typeof write;
+  try {
+    emit([{ code: "invalid_skill", message: "a\x1b[2Jb\nc" } as SkillWarning]);
+  } finally {
+    process.stderr.write = write;
+  }
+  expect(writes).toEqual(["agent-skills: warning: invalid_skill: a\\x1b[2Jb\\x0ac\n"]);
 });
 
 describe("onWarning", () => {
