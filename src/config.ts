@@ -27,7 +27,7 @@ export function resolveAgainst(p: string, base: string, home: string = os.homedi
   // An empty path or base would silently mean the process's cwd; home counts only where `~` needs it.
   if (p === "" || base === "")
     throw new StartupError(`resolveAgainst: ${p === "" ? "path" : "base"} must not be empty`);
-  if (home === "" && (p === "~" || startsAtHome(p)))
+  if (home === "" && needsHome(p))
     throw new StartupError(`resolveAgainst: ${JSON.stringify(p)} needs a home, and home is empty`);
   if (p === "~") return path.resolve(home);
   if (startsAtHome(p)) return path.resolve(home, p.slice(2));
@@ -41,6 +41,9 @@ export function resolveAgainst(p: string, base: string, home: string = os.homedi
 export function startsAtHome(p: string, sep: string = path.sep): boolean {
   return p.startsWith("~/") || (sep === "\\" && p.startsWith("~\\"));
 }
+
+/** Whether `p` is resolved against the home directory: `~` itself, or a path under it. */
+const needsHome = (p: string): boolean => p === "~" || startsAtHome(p);
 
 function optionalString(options: AgentSkillsOptions, key: "workspace" | "cwd" | "home"): string | undefined {
   const value = options[key];
@@ -93,7 +96,7 @@ function resolveRoot(input: unknown, i: number, workspace: string, home: string)
   if (typeof source !== "string")
     throw new StartupError(`roots[${i}].source must be a string, received ${describeValue(source)}`);
   noNul(p, `roots[${i}].path`);
-  if (home === "" && (p === "~" || startsAtHome(p))) {
+  if (home === "" && needsHome(p)) {
     throw new StartupError(
       `roots[${i}].path ${JSON.stringify(p)} needs the home directory, which is unknown (os.homedir() is empty): pass the "home" option`,
     );

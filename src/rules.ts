@@ -23,6 +23,8 @@ export const FORMAT_RULES = [
 
 const NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const codePoints = (s: string) => [...s].length;
+/** What `name-format` accepts. */
+const validName = (s: string) => codePoints(s) <= 64 && NAME.test(s);
 
 /**
  * A name that would pass `name-format`: lower-cased, other characters turned to single hyphens. After
@@ -54,10 +56,9 @@ export function checkFormatRules(
 ): RuleFinding[] {
   const out: RuleFinding[] = [];
   const name = String(frontmatter.name);
-  if (codePoints(name) > 64 || !NAME.test(name)) {
+  if (!validName(name)) {
     // Nothing of the name survives (名前): the directory's name, when that would pass.
-    const suggested =
-      suggestName(name) || (NAME.test(dirName) && codePoints(dirName) <= 64 ? dirName : "my-skill");
+    const suggested = suggestName(name) || (validName(dirName) ? dirName : "my-skill");
     out.push({
       rule: "name-format",
       key: "name",

@@ -258,13 +258,22 @@ function checkRoot(check: Check, root: SkillRoot, reportEmpty: boolean): Draft[]
   return out;
 }
 
-function checkSkill(check: Check, dir: string): Draft[] {
+/** A skill directory, checked as discovery reads it; `given`: the manifest PATH that named it, if one did. */
+function checkSkill(check: Check, dir: string, given?: string): Draft[] {
   const item = inspectSync(check.config, dir);
   if (item === undefined) return [draft("not-a-skill", dir, "holds no SKILL.md; skipped")];
   for (const w of merge(check.config, [[item]]).warnings) check.seen.push(w);
   if (item.kind === "warning") return item.warnings.map(fromWarning);
   check.checked.add(item.path);
-  return candidateFindings(item, check);
+  const out = candidateFindings(item, check);
+  // A manifest PATH that discovery passes over for another of the folder's (SKILL.md over skill.md) is
+  // said, so that a run does not pass on a file it never read; the very file under another name (a
+  // link, or another case on a disk that ignores case) is not.
+  if (given !== undefined && given !== item.path && !sameFile(item.path, given)) {
+    const message = `is not the manifest discovery reads in its folder: ${path.basename(item.path)} is, and was checked instead`;
+    out.push({ ...draft("not-a-skill", given, message), hint: HINTS.multiple_manifests as string });
+  }
+  return out;
 }
 
 /** `--recursive`: every skill directory at any depth below `dir`, each checked as a skill. */
@@ -296,11 +305,7 @@ export function validateSkills(paths: readonly string[], options: ValidateOption
     if (!("kind" in found)) drafts.push(found);
     else if (recursive && found.kind === "root") append(drafts, checkTree(check, found.dir));
     else if (found.kind === "root") append(drafts, checkRoot(check, root, !asRoots));
-    else {
-      append(drafts, checkSkill(check, found.dir));
-      const other = found.dir === root.path ? undefined : passedOver(check, root.path);
-      if (other !== undefined) drafts.push(other);
-    }
+    else append(drafts, checkSkill(check, found.dir, found.dir === root.path ? undefined : root.path));
   }
   if (check.checked.size === 0) {
     // The per-root "holds no skill directory" warnings say less than the error that replaces them.
@@ -345,20 +350,6 @@ function sameFile(a: string, b: string): boolean {
     fsCode(e);
     return false;
   }
-}
-
-/**
- * A manifest PATH that its folder's check did not read, because discovery takes another of its
- * manifests (`SKILL.md` over `skill.md`): said, so that a run does not pass on a file it never read.
- */
-function passedOver(check: Check, given: string): Draft | undefined {
-  const dir = path.dirname(given);
-  const chosen = [...check.checked].find((p) => path.dirname(p) === dir);
-  // Not checked at all (the folder's finding says why), or the very file under another name: a link,
-  // or the name in another case on a disk that ignores case.
-  if (chosen === undefined || chosen === given || sameFile(chosen, given)) return undefined;
-  const message = `is not the manifest discovery reads in its folder: ${path.basename(chosen)} is, and was checked instead`;
-  return { ...draft("not-a-skill", given, message), hint: HINTS.multiple_manifests as string };
 }
 
 /** validateSkills' arguments checked, and its run's state. */
