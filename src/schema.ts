@@ -82,7 +82,13 @@ export interface ValidFrontmatter {
 /** Validation result: the fields, or one line per problem naming the key. */
 export type ValidatedFrontmatter =
   | { readonly ok: true; readonly value: ValidFrontmatter }
-  | { readonly ok: false; readonly message: string; readonly key: string };
+  | {
+      readonly ok: false;
+      readonly message: string;
+      readonly key: string;
+      /** The `typeof` of the value the key holds ("undefined" when it is missing). */
+      readonly received: string;
+    };
 
 /**
  * Split an `allowed-tools` string on commas and white space that stand outside parentheses:
@@ -154,7 +160,7 @@ export function validateFrontmatter(data: Record<string, unknown>): ValidatedFro
     const value = data[key];
     const problem =
       value === undefined ? "is missing" : `must be ${EXPECTED[key] ?? "valid"}, received ${describe(value)}`;
-    return { ok: false, key, message: `frontmatter "${key}" ${problem}` };
+    return { ok: false, key, received: typeof value, message: `frontmatter "${key}" ${problem}` };
   }
   const fm = result.data;
   return accept(

@@ -15,6 +15,8 @@ export interface ManifestFailure {
   readonly column?: number;
   /** The frontmatter key a schema failure concerns. */
   readonly key?: string;
+  /** A schema failure: the `typeof` of the value that key holds ("undefined" when it is missing). */
+  readonly received?: string;
 }
 
 /** What one manifest file amounts to, independent of the root it was found in (so it can be cached). */
@@ -46,7 +48,8 @@ export function parseManifest(bytes: Uint8Array, repair: boolean): ManifestOutco
   const valid = validateFrontmatter(fm.data);
   if (!valid.ok) {
     const line = keyLine(split.frontmatter, valid.key);
-    const failure = { ok: false, problem: "schema", message: valid.message, key: valid.key } as const;
+    const { message, key, received } = valid;
+    const failure = { ok: false, problem: "schema", message, key, received } as const;
     return line === undefined ? failure : { ...failure, line };
   }
   return { ok: true, fields: valid.value, body: split.body, repaired: fm.repaired };

@@ -138,9 +138,9 @@ function excerpt(file: { bytes: Buffer } | undefined, line: number | undefined):
 }
 
 /** A text key written as a number or a boolean (`name: 123`) is there: it needs quotes, not adding. */
-function schemaHint(key: string, message: string): string | undefined {
+function schemaHint(key: string, received: string | undefined): string | undefined {
   const text = key === "name" || key === "description";
-  return text && / received (?:number|boolean) /.test(message)
+  return text && (received === "number" || received === "boolean")
     ? `put the value in double quotes (${key}: "…"), so that YAML reads it as text`
     : SCHEMA_HINTS[key];
 }
@@ -152,7 +152,7 @@ function candidateFindings(c: Candidate, check: Check): Draft[] {
     // A YAML problem without a place is about the frontmatter's shape: quoting a value would not help.
     const hint =
       outcome.key !== undefined
-        ? schemaHint(outcome.key, outcome.message)
+        ? schemaHint(outcome.key, outcome.received)
         : outcome.problem === "yaml" && outcome.line === undefined
           ? YAML_SHAPE_HINT
           : undefined;

@@ -47,14 +47,16 @@ test("each invalid field is reported with its key and exactly what was received"
       'frontmatter "user-invocable" must be a boolean, received number 0',
     ],
   ];
+  // `received`: the type of the value the key holds, for a hint that fits it (validate's "quote it").
   for (const [data, key, message] of cases)
-    expect(validateFrontmatter(data)).toEqual({ ok: false, key, message });
+    expect(validateFrontmatter(data)).toEqual({ ok: false, key, message, received: typeof data[key] });
 });
 
 test("frontmatter that is not a mapping at all is reported under the empty key", () => {
   expect(validateFrontmatter([] as unknown as Record<string, unknown>)).toEqual({
     ok: false,
     key: "",
+    received: "undefined",
     message: 'frontmatter "" is missing',
   });
 });

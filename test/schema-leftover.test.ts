@@ -31,6 +31,7 @@ test("a key the caller added to the exported schema is checked by a zod parse an
     expect(own.validateFrontmatter({ ...base, version: "one", "user-invocable": "yes" })).toEqual({
       ok: false,
       key: "version",
+      received: "string",
       message: 'frontmatter "version" must be valid, received a string',
     });
     expect(own.validateFrontmatter({ ...base, version: 1, "user-invocable": "yes" }).ok).toBe(true);

@@ -19,6 +19,7 @@ describe("parseManifest: failures", () => {
       problem: "schema",
       message: expect.any(String),
       key: "name",
+      received: "undefined",
     });
   });
 
