@@ -1,18 +1,15 @@
 // One skill directory → its candidate (manifest choice, read, parse), with the memo that lets the next scan skip what did not change.
 import * as path from "node:path";
 import {
+  type DirEntry,
   type FsTask,
   fsCode,
   GONE,
   lstat,
   MAX_MANIFEST_BYTES,
-  names,
-  readdir,
-  readManifest,
-  realpath,
+  type ManifestRead,
   type Stat,
   stat,
-  turn,
 } from "./fsx.js";
 import {
   type Candidate,
@@ -63,32 +60,27 @@ const JUST_SKILL_MD_NOT_LINK: Listing = Object.freeze({
 const isManifest = (name: string) => name.length === 8 && name.toLowerCase() === "skill.md";
 
 /**
- * The manifest of a skill directory: `SKILL.md` if present, else the first by code-unit order, with
- * a warning when there are several. Symlinks are left out unless followed; when they are, the
- * cheaper untyped listing is enough.
+ * The manifest among the entry names of a skill directory: `SKILL.md` if present, else the first by
+ * code-unit order, with a warning when there are several. `names` leaves symlinks out unless they are
+ * followed (then the cheaper untyped listing is enough, and whether the chosen one is a link is unknown).
  */
-function* list(dir: string, follow: boolean): FsTask<Listing> {
-  let manifests: string[];
-  if (follow) {
-    const all = yield* names(dir);
-    // Almost every directory holds exactly SKILL.md: those share one frozen listing, found without lists.
-    let count = 0;
-    for (const n of all) if (isManifest(n)) count++;
-    if (count === 1 && all.includes("SKILL.md")) return JUST_SKILL_MD;
-    manifests = all.filter(isManifest).sort();
-  } else {
-    manifests = (yield* readdir(dir))
-      .filter((e) => isManifest(e.name) && e.type !== "symlink")
-      .map((e) => e.name);
-  }
-  const name = manifests.includes("SKILL.md") ? "SKILL.md" : manifests[0];
-  if (name === undefined) return NO_MANIFEST;
-  if (name === "SKILL.md" && manifests.length === 1) return JUST_SKILL_MD_NOT_LINK;
+function chooseManifest(dir: string, names: readonly string[], follow: boolean): Listing {
+  // Almost every directory holds exactly SKILL.md: those share one frozen listing, found without lists.
+  let count = 0;
+  for (const n of names) if (isManifest(n)) count++;
+  if (count === 0) return NO_MANIFEST;
+  if (count === 1 && names.includes("SKILL.md")) return follow ? JUST_SKILL_MD : JUST_SKILL_MD_NOT_LINK;
+  const manifests = names.filter(isManifest).sort();
+  const name = manifests.includes("SKILL.md") ? "SKILL.md" : (manifests[0] as string);
   const chosen = { name, symlink: follow ? undefined : false };
   if (manifests.length === 1) return { chosen, warnings: NONE };
   const message = `${dir} has several manifests (${manifests.join(", ")}); using ${name}`;
   return { chosen, warnings: [warning("multiple_manifests", message, child(dir, name))] };
 }
+
+/** The names of `entries` that are not symlinks: what a listing that does not follow them sees. */
+const linksLeftOut = (entries: readonly DirEntry[]) =>
+  entries.filter((e) => e.type !== "symlink").map((e) => e.name);
 
 /**
  * One skill directory (`name` under its root): its manifest chosen, read and parsed, reusing what the
@@ -132,16 +124,19 @@ export function* inspect(
   // Listed just now (not reused from the memo): the async driver may then open the manifest in place.
   const listed = listing === undefined;
   if (listing === undefined) {
+    const follow = ctx.config.followSymlinks;
+    // Ops are yielded directly rather than through the typed helpers of fsx.ts: a generator fewer each.
     try {
-      listing = yield* list(dir, ctx.config.followSymlinks);
+      listing = follow
+        ? chooseManifest(dir, (yield { op: "names", path: dir }) as string[], true)
+        : chooseManifest(dir, linksLeftOut((yield { op: "readdir", path: dir }) as DirEntry[]), false);
     } catch (e) {
       return unreadableDir(dir, e);
     }
   }
-  const remember = (fileSig: string, item: Candidate | undefined) =>
-    keep(ctx, dir, prev, { dirSig, listing, fileSig, item, listedAfter });
   const { chosen } = listing;
-  if (chosen === undefined) return remember("", undefined);
+  if (chosen === undefined)
+    return keep(ctx, dir, prev, { dirSig, listing, fileSig: "", item: undefined, listedAfter });
   const file = child(dir, chosen.name);
   let fileSig = "";
   let sig = "";
@@ -152,13 +147,16 @@ export function* inspect(
       const before = prev.item;
       if (fileSeen || (yield* stat(file)).sig === prev.fileSig) {
         // Same listing, same file: the very same candidate, which lets the registry skip the merge.
-        if (listing === prev.listing) return remember(prev.fileSig, before);
+        if (listing === prev.listing)
+          return keep(ctx, dir, prev, { dirSig, listing, fileSig: prev.fileSig, item: before, listedAfter });
         ({ sig, outcome, real } = before);
         fileSig = prev.fileSig;
       }
     }
     if (outcome === undefined) {
-      const read = yield* readManifest(file, !ctx.config.followSymlinks, listed, ctx.read);
+      const noFollow = !ctx.config.followSymlinks;
+      const op = { op: "readManifest", path: file, noFollow, listed, known: ctx.read } as const;
+      const read = (yield op) as ManifestRead;
       if (read.kind === "not_regular")
         outcome = { ok: false, problem: "file", message: `is ${read.what}, not a regular file` };
       else if (read.kind === "too_large")
@@ -169,11 +167,12 @@ export function* inspect(
         // "known" only for a signature this scan's map holds: the same file, read through another path.
         if (read.kind === "known") outcome = ctx.read.get(sig) as ManifestOutcome;
         else {
-          yield* turn();
+          yield { op: "turn", path: "" };
           outcome = parseManifest(read.bytes, !ctx.config.strict);
           ctx.read.set(sig, outcome);
         }
-        if (outcome.ok) real = knownReal !== "" ? knownReal : yield* realpath(dir);
+        if (outcome.ok)
+          real = knownReal !== "" ? knownReal : ((yield { op: "realpath", path: dir }) as string);
         sig = revised(prev?.item, sig, outcome);
       }
     }
@@ -205,7 +204,8 @@ export function* inspect(
     }
     outcome = { ok: false, problem: "file", message: `cannot be read (${code})` };
   }
-  return remember(fileSig, candidate(name, dir, file, sig, real, outcome, listing.warnings));
+  const item = candidate(name, dir, file, sig, real, outcome, listing.warnings);
+  return keep(ctx, dir, prev, { dirSig, listing, fileSig, item, listedAfter });
 }
 
 /**
@@ -276,24 +276,8 @@ function candidate(
   outcome: ManifestOutcome,
   listed: readonly SkillWarning[],
 ): Candidate {
-  const warnings: SkillWarning[] = [];
-  for (const w of listed) warnings.push(w);
-  if (outcome.ok) {
-    const skill = outcome.fields.name;
-    const note = (code: "yaml_repaired" | "tools_ignored" | "name_mismatch", text: string) =>
-      warnings.push(warning(code, `${file}: ${text}`, file, skill));
-    if (outcome.repaired)
-      note(
-        "yaml_repaired",
-        `frontmatter is not valid YAML; loaded after quoting plain values that contain ": " or start with a character YAML reserves`,
-      );
-    if (outcome.fields.toolsIgnored) {
-      const why = "is not a string or a list of strings, so it does not set allowedTools; kept in metadata";
-      note("tools_ignored", `"tools" ${why}`);
-    }
-    if (skill !== name)
-      note("name_mismatch", `name "${skill}" differs from its directory "${name}"; loaded as "${skill}"`);
-  }
+  // Most candidates carry no warning of their own: they keep the listing's (mostly the shared empty one).
+  const own = outcome.ok && (outcome.repaired || outcome.fields.toolsIgnored || outcome.fields.name !== name);
   return {
     kind: "candidate",
     dirName: name,
@@ -302,6 +286,26 @@ function candidate(
     sig,
     real,
     outcome,
-    warnings: warnings.length > 0 ? warnings : NONE,
+    warnings: own ? [...listed, ...notes(name, file, outcome)] : listed,
   };
+}
+
+/** The warnings a valid candidate carries about itself: a repair, an ignored `tools`, a name mismatch. */
+function notes(name: string, file: string, outcome: Extract<ManifestOutcome, { ok: true }>): SkillWarning[] {
+  const skill = outcome.fields.name;
+  const out: SkillWarning[] = [];
+  const note = (code: "yaml_repaired" | "tools_ignored" | "name_mismatch", text: string) =>
+    out.push(warning(code, `${file}: ${text}`, file, skill));
+  if (outcome.repaired)
+    note(
+      "yaml_repaired",
+      `frontmatter is not valid YAML; loaded after quoting plain values that contain ": " or start with a character YAML reserves`,
+    );
+  if (outcome.fields.toolsIgnored) {
+    const why = "is not a string or a list of strings, so it does not set allowedTools; kept in metadata";
+    note("tools_ignored", `"tools" ${why}`);
+  }
+  if (skill !== name)
+    note("name_mismatch", `name "${skill}" differs from its directory "${name}"; loaded as "${skill}"`);
+  return out;
 }

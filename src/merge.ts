@@ -10,13 +10,26 @@ export interface CatalogEntry {
   readonly info: SkillInfo;
   /** Undecoded; see bodyText. */
   readonly body: Uint8Array;
-  /** The skill directory's real path recorded at discovery: the confinement base of its resources. */
-  readonly real: string;
-  /** Changes whenever the winning manifest, its file or its root does: drives `refresh`'s `changed`. */
-  readonly key: string;
   /** The candidate and root it was built from: a later merge in which they win again reuses the entry. */
   readonly candidate: Candidate;
   readonly rootIndex: number;
+}
+
+/**
+ * Whether two entries serve the same file: the same root, manifest path and file signature. Drives
+ * `refresh`'s `changed`; a string key (see {@link entryKey}) is made only where one is needed.
+ */
+export function sameEntry(a: CatalogEntry, b: CatalogEntry): boolean {
+  return (
+    a.rootIndex === b.rootIndex &&
+    a.candidate.path === b.candidate.path &&
+    a.candidate.sig === b.candidate.sig
+  );
+}
+
+/** {@link sameEntry} as a string, for maps keyed by it (the search index's reuse of analyses). */
+export function entryKey(e: CatalogEntry): string {
+  return [e.rootIndex, e.candidate.path, e.candidate.sig].join("\0");
 }
 
 /** The merged catalog. */
@@ -29,13 +42,21 @@ export interface Merged {
   readonly warnings: readonly SkillWarning[];
 }
 
-interface Offer {
-  readonly name: string;
-  readonly rootIndex: number;
-  readonly candidate: Candidate;
-  verdict: CandidateVerdict;
-  /** Why an invalid or duplicate offer lost; a winner's (it may yet be overridden) is worked out in verdictOf. */
-  reason?: string;
+/** What the fold made of each item of a root: not a candidate, the first of its name there, a later one, invalid. */
+const SKIPPED = 0;
+const FIRST = 1;
+const DUPLICATE = 2;
+const INVALID = 3;
+
+/** The fold's record of one scan, from which every verdict can be told again without deciding anything. */
+interface Fold {
+  readonly roots: readonly (readonly ScanItem[])[];
+  /** Per root, per item: SKIPPED, FIRST, DUPLICATE or INVALID. */
+  readonly fates: readonly Uint8Array[];
+  /** Per root, the first candidate of each name there. */
+  readonly firstByRoot: readonly ReadonlyMap<string, Candidate>[];
+  /** The root each name's winner comes from. */
+  readonly winners: ReadonlyMap<string, number>;
 }
 
 function buildEntry(config: SkillConfig, rootIndex: number, c: Candidate): CatalogEntry {
@@ -71,9 +92,14 @@ function buildEntry(config: SkillConfig, rootIndex: number, c: Candidate): Catal
           path: c.path,
         },
   );
-  // join makes one flat string; the template literal made a rope of three parts kept for the snapshot's life.
-  return { info, body, real: c.real, key: [rootIndex, c.path, c.sig].join("\0"), candidate: c, rootIndex };
+  return { info, body, candidate: c, rootIndex };
 }
+
+const invalidReason = (item: Candidate) =>
+  located(item.path, item.outcome as Exclude<ManifestOutcome, { ok: true }>);
+
+const duplicateReason = (item: Candidate, name: string, first: Candidate) =>
+  `${item.path}: skill "${name}" is declared again in the same root; ${first.path} comes first and is kept`;
 
 /**
  * Fold the roots' findings into one catalog. Pure and deterministic: the same scan gives the same result.
@@ -95,6 +121,7 @@ const STEP_ITEMS = 1000;
  * {@link merge} in steps: it pauses (yields) every STEP_ITEMS items, so that an async caller can give
  * the event loop a turn between steps; the result is the same. An entry of `previous` whose candidate
  * and root win again is reused as it is (the `SkillInfo` of an unchanged skill stays the same object).
+ * Verdicts are not built here: the fold keeps what each item was, and explain tells it on request.
  * @throws {SkillError} as {@link merge}.
  */
 export function* mergeSteps(
@@ -104,105 +131,159 @@ export function* mergeSteps(
 ): Generator<void, Merged> {
   let done = 0;
   const warnings: SkillWarning[] = [];
-  const offers = new Map<string, Offer[]>();
-  const winners = new Map<string, Offer>();
-  const offer = (o: Offer) => {
-    const list = offers.get(o.name);
-    if (list === undefined) offers.set(o.name, [o]);
-    else list.push(o);
-    return o;
-  };
-
-  for (const [rootIndex, items] of roots.entries()) {
-    const firstInRoot = new Map<string, Offer>();
-    for (const item of items) {
+  const winners = new Map<string, number>();
+  const fates: Uint8Array[] = [];
+  const firstByRoot: Map<string, Candidate>[] = [];
+  for (let r = 0; r < roots.length; r++) {
+    const items = roots[r] as readonly ScanItem[];
+    const fate = new Uint8Array(items.length);
+    const firstInRoot = new Map<string, Candidate>();
+    fates.push(fate);
+    firstByRoot.push(firstInRoot);
+    for (let i = 0; i < items.length; i++) {
       if (++done % STEP_ITEMS === 0) yield;
-      if (item.kind === "warning") {
-        for (const w of item.warnings) warnings.push(w);
-        continue;
-      }
+      const item = items[i] as ScanItem;
       for (const w of item.warnings) warnings.push(w);
+      if (item.kind === "warning") continue;
       const { outcome } = item;
       if (!outcome.ok) {
-        const message = located(item.path, outcome);
+        const message = invalidReason(item);
         if (config.strict) throw new SkillError("invalid_skill", message, { path: item.path });
         warnings.push(warning("invalid_skill", `${message}; skipped`, item.path));
-        offer({ name: item.dirName, rootIndex, candidate: item, verdict: "invalid", reason: message });
+        fate[i] = INVALID;
         continue;
       }
       const name = outcome.fields.name;
       const first = firstInRoot.get(name);
       if (first !== undefined) {
-        const message = `${item.path}: skill "${name}" is declared again in the same root; ${first.candidate.path} comes first and is kept`;
+        const message = duplicateReason(item, name, first);
         if (config.strict) throw new SkillError("duplicate_skill", message, { path: item.path, skill: name });
         warnings.push(warning("duplicate_skill", message, item.path, name));
-        offer({ name, rootIndex, candidate: item, verdict: "duplicate", reason: message });
+        fate[i] = DUPLICATE;
         continue;
       }
-      firstInRoot.set(name, offer({ name, rootIndex, candidate: item, verdict: "winner" }));
+      firstInRoot.set(name, item);
+      fate[i] = FIRST;
     }
     // Ascending precedence: the last root wins. A later root's skill replaces an earlier one of the same name.
-    for (const [name, o] of firstInRoot) winners.set(name, o);
+    for (const name of firstInRoot.keys()) winners.set(name, r);
   }
 
   const skills = new Map<string, CatalogEntry>();
-  for (const [name, w] of winners) {
+  for (const [name, r] of winners) {
     if (++done % STEP_ITEMS === 0) yield;
+    const c = (firstByRoot[r] as Map<string, Candidate>).get(name) as Candidate;
     const old = previous?.get(name);
-    const same = old !== undefined && old.candidate === w.candidate && old.rootIndex === w.rootIndex;
-    skills.set(name, same ? old : buildEntry(config, w.rootIndex, w.candidate));
+    skills.set(name, old?.candidate === c && old.rootIndex === r ? old : buildEntry(config, r, c));
   }
-  return { skills, candidates: new Verdicts(config, offers, winners), warnings };
+  return { skills, candidates: new Verdicts(config, { roots, fates, firstByRoot, winners }), warnings };
+}
+
+/** One candidate's place in the fold. */
+interface Offer {
+  readonly name: string;
+  readonly rootIndex: number;
+  readonly candidate: Candidate;
+  readonly fate: number;
 }
 
 /**
- * Every candidate's verdict by offered name, worked out on first request and kept: building them all
- * up front was half the cost of a merge, and most scans are never explained.
+ * Every candidate's verdict by offered name, told from the fold on first request and kept: building
+ * them, or even their offers, during the merge was a third of its cost, and most scans are never explained.
  */
 class Verdicts implements ReadonlyMap<string, readonly SkillCandidate[]> {
   readonly #config: SkillConfig;
-  readonly #offers: ReadonlyMap<string, readonly Offer[]>;
-  readonly #winners: ReadonlyMap<string, Offer>;
+  readonly #fold: Fold;
+  #offers: Map<string, Offer[]> | undefined;
   readonly #done = new Map<string, readonly SkillCandidate[]>();
 
-  constructor(
-    config: SkillConfig,
-    offers: ReadonlyMap<string, readonly Offer[]>,
-    winners: ReadonlyMap<string, Offer>,
-  ) {
+  constructor(config: SkillConfig, fold: Fold) {
     this.#config = config;
+    this.#fold = fold;
+  }
+
+  /** Every offer by name, in the order names were first offered (invalid ones under their directory name). */
+  #byName(): Map<string, Offer[]> {
+    if (this.#offers !== undefined) return this.#offers;
+    const offers = new Map<string, Offer[]>();
+    const { roots, fates } = this.#fold;
+    roots.forEach((items, rootIndex) => {
+      items.forEach((item, i) => {
+        const fate = (fates[rootIndex] as Uint8Array)[i] as number;
+        if (item.kind !== "candidate" || fate === SKIPPED) return;
+        const name = item.outcome.ok ? item.outcome.fields.name : item.dirName;
+        const offer = { name, rootIndex, candidate: item, fate };
+        const list = offers.get(name);
+        if (list === undefined) offers.set(name, [offer]);
+        else list.push(offer);
+      });
+    });
     this.#offers = offers;
-    this.#winners = winners;
+    return offers;
   }
 
   get size(): number {
-    return this.#offers.size;
+    return this.#byName().size;
   }
 
   has(name: string): boolean {
-    return this.#offers.has(name);
+    return this.#byName().has(name);
   }
 
   get(name: string): readonly SkillCandidate[] | undefined {
     let list = this.#done.get(name);
-    const offers = this.#offers.get(name);
+    const offers = this.#byName().get(name);
     if (list === undefined && offers !== undefined) {
-      const winner = this.#winners.get(name);
-      list = Object.freeze(offers.map((o) => verdictOf(this.#config, o, winner)));
+      list = Object.freeze(offers.map((o) => this.#verdict(o)));
       this.#done.set(name, list);
     }
     return list;
   }
 
+  #verdict(o: Offer): SkillCandidate {
+    const { firstByRoot, winners } = this.#fold;
+    let verdict: CandidateVerdict;
+    let reason: string;
+    if (o.fate === INVALID) {
+      verdict = "invalid";
+      reason = invalidReason(o.candidate);
+    } else if (o.fate === DUPLICATE) {
+      verdict = "duplicate";
+      const first = (firstByRoot[o.rootIndex] as ReadonlyMap<string, Candidate>).get(o.name) as Candidate;
+      reason = duplicateReason(o.candidate, o.name, first);
+    } else {
+      // A name offered as first in some root always has a winner: its first offer in the last root declaring it.
+      const w = winners.get(o.name) as number;
+      verdict = w === o.rootIndex ? "winner" : "overridden";
+      reason =
+        w === o.rootIndex
+          ? `wins: no later root declares "${o.name}"`
+          : `overridden by ${(firstByRoot[w] as ReadonlyMap<string, Candidate>).get(o.name)?.path}: root ${w} comes later than root ${o.rootIndex}, and the last root wins`;
+    }
+    const root = this.#config.roots[o.rootIndex] as SkillConfig["roots"][number];
+    return Object.freeze({
+      name: o.name,
+      rootIndex: o.rootIndex,
+      root: root.path,
+      scope: root.scope,
+      source: root.source,
+      dir: o.candidate.dir,
+      path: o.candidate.path,
+      verdict,
+      // A one-line message like a warning's: paths in it are escaped for printing (the fields stay exact).
+      reason: printable(reason),
+    });
+  }
+
   /** All of them, in the order the names were first offered (whatever order they were asked for in). */
   #all(): ReadonlyMap<string, readonly SkillCandidate[]> {
     const all = new Map<string, readonly SkillCandidate[]>();
-    for (const name of this.#offers.keys()) all.set(name, this.get(name) as readonly SkillCandidate[]);
+    for (const name of this.#byName().keys()) all.set(name, this.get(name) as readonly SkillCandidate[]);
     return all;
   }
 
   keys() {
-    return this.#offers.keys();
+    return this.#byName().keys();
   }
 
   values() {
@@ -220,31 +301,6 @@ class Verdicts implements ReadonlyMap<string, readonly SkillCandidate[]> {
   forEach(fn: (list: readonly SkillCandidate[], name: string, map: this) => void, thisArg?: unknown): void {
     for (const [name, list] of this.#all()) fn.call(thisArg, list, name, this);
   }
-}
-
-function verdictOf(config: SkillConfig, o: Offer, winner: Offer | undefined): SkillCandidate {
-  let { verdict, reason } = o;
-  // A name offered as a winner always has one: the first offer of the last root declaring it.
-  if (verdict === "winner" && winner !== o) {
-    const { candidate, rootIndex } = winner as Offer;
-    verdict = "overridden";
-    reason = `overridden by ${candidate.path}: root ${rootIndex} comes later than root ${o.rootIndex}, and the last root wins`;
-  } else if (verdict === "winner") {
-    reason = `wins: no later root declares "${o.name}"`;
-  }
-  const root = config.roots[o.rootIndex] as SkillConfig["roots"][number];
-  return Object.freeze({
-    name: o.name,
-    rootIndex: o.rootIndex,
-    root: root.path,
-    scope: root.scope,
-    source: root.source,
-    dir: o.candidate.dir,
-    path: o.candidate.path,
-    verdict,
-    // A one-line message like a warning's: paths in it are escaped for printing (the fields stay exact).
-    reason: printable(reason as string),
-  });
 }
 
 /** Past this many replaced candidates a full merge is as cheap as patching. */

@@ -5,7 +5,15 @@ import { resolveConfig } from "./config.js";
 import { describeValue, SkillError } from "./errors.js";
 import { runAsync, runSync } from "./fsx.js";
 import { bodyText } from "./manifest.js";
-import { type CatalogEntry, type Merged, merge, mergeSteps, patchMerge } from "./merge.js";
+import {
+  type CatalogEntry,
+  entryKey,
+  type Merged,
+  merge,
+  mergeSteps,
+  patchMerge,
+  sameEntry,
+} from "./merge.js";
 import { confine, listResources } from "./resources.js";
 import {
   NO_CACHE,
@@ -73,7 +81,7 @@ function diff(
   for (const [name, entry] of after) {
     const old = before.get(name);
     if (old === undefined) added.push(name);
-    else if (old.key !== entry.key) changed.push(name);
+    else if (!sameEntry(old, entry)) changed.push(name);
   }
   for (const name of before.keys()) if (!after.has(name)) removed.push(name);
   return Object.freeze({
@@ -149,7 +157,7 @@ class Registry implements AgentSkills {
   loadSkill(name: string): SkillContent | undefined {
     const entry = this.#snapshot.skills.get(name);
     if (entry === undefined) return undefined;
-    const { files, warnings } = listResources(entry.info, entry.real, this.config.followSymlinks);
+    const { files, warnings } = listResources(entry.info, entry.candidate.real, this.config.followSymlinks);
     const frozen = Object.freeze(warnings);
     this.#emit(frozen);
     return Object.freeze({
@@ -170,7 +178,7 @@ class Registry implements AgentSkills {
         skill: name,
       });
     }
-    return confine(entry.info, entry.real, rel, this.config.followSymlinks);
+    return confine(entry.info, entry.candidate.real, rel, this.config.followSymlinks);
   }
 
   explain(name: string): readonly SkillCandidate[] {
@@ -191,7 +199,7 @@ class Registry implements AgentSkills {
     if (this.#indexed?.list !== list) {
       const inputs = list.map((skill) => {
         const entry = skills.get(skill.name) as CatalogEntry;
-        return { skill, key: entry.key, body: () => bodyText(entry.body) };
+        return { skill, key: entryKey(entry), body: () => bodyText(entry.body) };
       });
       this.#indexed = { list, index: buildIndex(inputs, this.#indexed?.index) };
     }
