@@ -36,6 +36,9 @@ export type ManifestRead =
   | { readonly kind: "not_regular"; readonly what: string }
   | { readonly kind: "too_large"; readonly size: number };
 
+/** Signatures of files a scan has read: such a file is only checked, not read again. */
+export type KnownSigs = { has(sig: string): boolean } | undefined;
+
 /** An fs request made by a pipeline stage; a driver carries it out synchronously or asynchronously. */
 export type FsOp =
   | { readonly op: "readdir"; readonly path: string }
@@ -52,7 +55,7 @@ export type FsOp =
       /** Whether the directory holding it was just listed: then even the open is done in place. */
       readonly listed: boolean;
       /** Signatures of files the caller has read: such a file is only checked, not read again. */
-      readonly known: { has(sig: string): boolean } | undefined;
+      readonly known: KnownSigs;
     };
 
 /** What each op gives back. */
@@ -231,7 +234,7 @@ function runOpSync(op: FsOp): FsResult[keyof FsResult] {
  * while the async driver paid a thread-pool round trip for each (five a manifest, with the open and
  * the listing: 1.8-2.2x the sync scan's time; two: ~1.5x; one, see runAsync).
  */
-function readOpened(fd: number, known: Extract<FsOp, { op: "readManifest" }>["known"]): ManifestRead {
+function readOpened(fd: number, known: KnownSigs): ManifestRead {
   try {
     const st = fs.fstatSync(fd);
     const refused = checkManifest(st);
@@ -253,8 +256,8 @@ const TURN_MS = 4;
 let turnStart = 0;
 let nextTurn: Promise<void> | undefined;
 
-/** The next turn of the event loop (its check phase), shared by every task waiting for it. */
-function waitTurn(): Promise<void> {
+/** The next turn of the event loop (its check phase), shared by every task waiting for it; a fresh CPU budget starts. */
+export function waitTurn(): Promise<void> {
   nextTurn ??= new Promise((resolve) =>
     setImmediate(() => {
       nextTurn = undefined;
@@ -265,8 +268,12 @@ function waitTurn(): Promise<void> {
   return nextTurn;
 }
 
-/** Whether this turn's CPU budget is spent. */
-const spent = () => performance.now() - turnStart >= TURN_MS;
+/**
+ * Whether this turn's CPU budget is spent. Before an in-place read and its parse, wait for turns while it
+ * is, checking right before the read with no await between (`while (spent()) await waitTurn()`):
+ * checked in a function that then returned, every task woken by one turn passed before any parsed.
+ */
+export const spent = (): boolean => performance.now() - turnStart >= TURN_MS;
 
 /** What a callback-style fs function gives its callback. */
 type Callback<T> = (error: NodeJS.ErrnoException | null, value: T) => void;
@@ -335,6 +342,28 @@ async function runOpAsync(
 function openInPool(op: Extract<FsOp, { op: "readManifest" }>): Promise<number> | undefined {
   fault(op.op, op.path);
   return op.listed ? undefined : inPool<number>((done) => fs.open(op.path, manifestFlags(op.noFollow), done));
+}
+
+/**
+ * A manifest's read done in place, as the drivers do it for a directory just listed: open, check, read
+ * and close, through the fault seam. For the plain path of a first look (inspect.ts `inspectListed`),
+ * which both scans take; it throws what `readManifest` would have thrown into a task.
+ */
+export function readManifestNow(path: string, noFollow: boolean, known: KnownSigs): ManifestRead {
+  fault("readManifest", path);
+  return readOpened(fs.openSync(path, manifestFlags(noFollow)), known);
+}
+
+/** The entry names of a directory, unsorted, through the fault seam (as the `names` op). */
+export function namesNow(path: string): string[] {
+  fault("readdir", path);
+  return fs.readdirSync(path);
+}
+
+/** {@link namesNow} without blocking: the listing runs in the thread pool, handed over with its stretch's others. */
+export function namesInPool(path: string): Promise<string[]> {
+  fault("readdir", path);
+  return inPool<string[]>((done) => fs.readdir(path, done));
 }
 
 /** Drive a task to completion synchronously. */

@@ -6,13 +6,18 @@ import {
   type FsTask,
   fsCode,
   GONE,
+  namesInPool,
+  namesNow,
   readdir,
+  readManifestNow,
   realpath,
   runAsync,
   runSync,
+  spent,
   stat,
+  waitTurn,
 } from "./fsx.js";
-import { child, inspect, warn } from "./inspect.js";
+import { child, inspect, inspectListed, unreadableDir, warn } from "./inspect.js";
 import {
   type Context,
   context,
@@ -137,13 +142,33 @@ function* unlisted(root: SkillRoot, e: unknown): FsTask<readonly Slot[]> {
   return [warn("root_unreadable", `root ${root.path} cannot be read (${code})`, root.path)];
 }
 
+/**
+ * Whether `dir` takes the plain path of a first look (inspect.ts `inspectListed`): the last scan did
+ * not see it, its real path is known from its root's, and symlinks are followed (a names listing).
+ */
+function firstLook(ctx: Context, dir: string, real: string): boolean {
+  return real !== "" && ctx.config.followSymlinks && !ctx.previous.dirs.has(dir);
+}
+
 /** Scan every root synchronously. `previous` holds what to reuse for unchanged roots, directories and files. */
 export function scanSync(config: SkillConfig, previous: ScanCache = NO_CACHE): Scan {
   const ctx = context(config, previous);
+  const readNow = (file: string) => readManifestNow(file, false, ctx.read);
+  const look = (name: string, dir: string, real: string): ScanItem | undefined => {
+    if (!firstLook(ctx, dir, real)) return runSync(inspect(ctx, name, dir, real));
+    let names: string[];
+    try {
+      names = namesNow(dir);
+    } catch (e) {
+      return unreadableDir(dir, e);
+    }
+    const got = inspectListed(ctx, name, dir, real, names, readNow);
+    return got?.kind === "failed" ? runSync(got.task) : got;
+  };
   const roots = config.roots.map((root) => {
     const items: ScanItem[] = [];
     for (const slot of runSync(listRoot(ctx, root))) {
-      const item = slot.kind === "dir" ? runSync(inspect(ctx, slot.name, slot.dir, slot.real)) : slot;
+      const item = slot.kind === "dir" ? look(slot.name, slot.dir, slot.real) : slot;
       if (item !== undefined) items.push(item);
     }
     return items;
@@ -181,11 +206,25 @@ export async function scanAsync(config: SkillConfig, previous: ScanCache, hint?:
       else (results[r] as (ScanItem | undefined)[])[i] = slot;
     });
   });
+  const readNow = (file: string) => readManifestNow(file, false, ctx.read);
+  const look = async (name: string, dir: string, real: string): Promise<ScanItem | undefined> => {
+    if (!firstLook(ctx, dir, real)) return await runAsync(inspect(ctx, name, dir, real));
+    let names: string[];
+    try {
+      names = await namesInPool(dir);
+    } catch (e) {
+      return unreadableDir(dir, e);
+    }
+    // The read and its parse run in one stretch within the turn's budget, checked right before them.
+    while (spent()) await waitTurn();
+    const got = inspectListed(ctx, name, dir, real, names, readNow);
+    return got?.kind === "failed" ? await runAsync(got.task) : got;
+  };
   let nextJob = 0;
   const worker = async () => {
     for (let job = jobs[nextJob++]; job !== undefined; job = jobs[nextJob++]) {
       const [r, i, name, dir, real] = job;
-      (results[r] as (ScanItem | undefined)[])[i] = await runAsync(inspect(ctx, name, dir, real));
+      (results[r] as (ScanItem | undefined)[])[i] = await look(name, dir, real);
     }
   };
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, jobs.length) }, worker));

@@ -260,4 +260,39 @@ describe("the turn budget around an in-place read", () => {
       await settled;
     }
   });
+
+  test("a first look's read waits for the budget right before it: reads woken together each get their own turn", async () => {
+    // The plain path of a first look (scan.ts) lists in the pool, then reads and parses in place. The
+    // fault seam runs right before each read: there the pinned clock moves 8 ms, as a slow read and
+    // parse would, and the turn is noted. Checked in a function that returned first (an await between
+    // the check and the read), all four passed the check before any read: one stretch.
+    const root = writeTree({
+      "a/SKILL.md": skill("a"),
+      "b/SKILL.md": skill("b"),
+      "c/SKILL.md": skill("c"),
+      "d/SKILL.md": skill("d"),
+    });
+    const clock = vi.spyOn(performance, "now").mockImplementation(() => now);
+    const turns = countTurns();
+    const readIn: number[] = [];
+    try {
+      now = 3e9;
+      setFaultHook((op) => {
+        if (op !== "readManifest") return;
+        readIn.push(turns.count());
+        now += 8;
+      });
+      const s = await createAgentSkillsAsync({ roots: [{ path: root }] });
+      expect(s.listSkills().map((k) => k.name)).toEqual(["a", "b", "c", "d"]);
+    } finally {
+      setFaultHook(null);
+      turns.stop();
+      now = 4e9;
+      const settled = waited(() => turn());
+      clock.mockRestore();
+      await settled;
+    }
+    expect(readIn).toHaveLength(4);
+    expect(new Set(readIn).size).toBe(4);
+  });
 });
