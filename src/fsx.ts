@@ -136,7 +136,13 @@ function typeOf(st: fs.Stats): EntryType {
 }
 
 function toStat(st: fs.Stats): Stat {
-  const type = st.isFile() ? "file" : st.isDirectory() ? "dir" : "other";
+  return signed(st.isFile() ? "file" : st.isDirectory() ? "dir" : "other", st);
+}
+
+/** {@link toStat} of what is known to be a regular file (a manifest checked before its read). */
+const fileStat = (st: fs.Stats): Stat => signed("file", st);
+
+function signed(type: Stat["type"], st: fs.Stats): Stat {
   const changed = Math.max(st.mtimeMs, st.ctimeMs);
   // join builds one flat string; a template literal builds a rope of many parts that the GC must trace.
   const sig = [st.dev, st.ino, st.size, st.mtimeMs, st.ctimeMs].join(":");
@@ -200,7 +206,8 @@ function readBoundedSync(fd: number, expected: number): Buffer {
     // fstat's size is what the signature describes: stop there instead of paying a call to see EOF.
     if (total === expected) break;
   }
-  return buf.subarray(0, total);
+  // The usual case, the size fstat gave read whole: the buffer itself, not one more view of it.
+  return total === buf.length ? buf : buf.subarray(0, total);
 }
 
 function finishRead(buf: Buffer, stat: Stat): ManifestRead {
@@ -239,7 +246,7 @@ function readOpened(fd: number, known: KnownSigs): ManifestRead {
     const st = fs.fstatSync(fd);
     const refused = checkManifest(st);
     if (refused !== undefined) return refused;
-    const stat = toStat(st);
+    const stat = fileStat(st);
     if (known?.has(stat.sig)) return { kind: "known", stat };
     return finishRead(readBoundedSync(fd, st.size), stat);
   } finally {

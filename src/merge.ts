@@ -55,8 +55,8 @@ interface Fold {
   readonly fates: readonly Uint8Array[];
   /** Per root, the first candidate of each name there. */
   readonly firstByRoot: readonly ReadonlyMap<string, Candidate>[];
-  /** The root each name's winner comes from. */
-  readonly winners: ReadonlyMap<string, number>;
+  /** The winners: each name's entry tells the root it comes from. */
+  readonly skills: ReadonlyMap<string, CatalogEntry>;
 }
 
 function buildEntry(config: SkillConfig, rootIndex: number, c: Candidate): CatalogEntry {
@@ -131,7 +131,6 @@ export function* mergeSteps(
 ): Generator<void, Merged> {
   let done = 0;
   const warnings: SkillWarning[] = [];
-  const winners = new Map<string, number>();
   const fates: Uint8Array[] = [];
   const firstByRoot: Map<string, Candidate>[] = [];
   for (let r = 0; r < roots.length; r++) {
@@ -143,7 +142,8 @@ export function* mergeSteps(
     for (let i = 0; i < items.length; i++) {
       if (++done % STEP_ITEMS === 0) yield;
       const item = items[i] as ScanItem;
-      for (const w of item.warnings) warnings.push(w);
+      // Most items carry no warning: skip the loop's iterator for them.
+      if (item.warnings.length > 0) for (const w of item.warnings) warnings.push(w);
       if (item.kind === "warning") continue;
       const { outcome } = item;
       if (!outcome.ok) {
@@ -165,18 +165,21 @@ export function* mergeSteps(
       firstInRoot.set(name, item);
       fate[i] = FIRST;
     }
-    // Ascending precedence: the last root wins. A later root's skill replaces an earlier one of the same name.
-    for (const name of firstInRoot.keys()) winners.set(name, r);
   }
-
+  // Ascending precedence: the last root wins. So the roots are taken from the last: a name's first
+  // sight is its winner (the first of its name in the last root declaring it), and later sights lose.
   const skills = new Map<string, CatalogEntry>();
-  for (const [name, r] of winners) {
-    if (++done % STEP_ITEMS === 0) yield;
-    const c = (firstByRoot[r] as Map<string, Candidate>).get(name) as Candidate;
-    const old = previous?.get(name);
-    skills.set(name, old?.candidate === c && old.rootIndex === r ? old : buildEntry(config, r, c));
+  const old = previous !== undefined && previous.size > 0 ? previous : undefined;
+  for (let r = roots.length - 1; r >= 0; r--) {
+    for (const c of (firstByRoot[r] as Map<string, Candidate>).values()) {
+      if (++done % STEP_ITEMS === 0) yield;
+      const name = (c.outcome as Extract<ManifestOutcome, { ok: true }>).fields.name;
+      if (skills.has(name)) continue;
+      const was = old?.get(name);
+      skills.set(name, was?.candidate === c && was.rootIndex === r ? was : buildEntry(config, r, c));
+    }
   }
-  return { skills, candidates: new Verdicts(config, { roots, fates, firstByRoot, winners }), warnings };
+  return { skills, candidates: new Verdicts(config, { roots, fates, firstByRoot, skills }), warnings };
 }
 
 /** One candidate's place in the fold. */
@@ -241,7 +244,7 @@ class Verdicts implements ReadonlyMap<string, readonly SkillCandidate[]> {
   }
 
   #verdict(o: Offer): SkillCandidate {
-    const { firstByRoot, winners } = this.#fold;
+    const { firstByRoot, skills } = this.#fold;
     let verdict: CandidateVerdict;
     let reason: string;
     if (o.fate === INVALID) {
@@ -253,7 +256,7 @@ class Verdicts implements ReadonlyMap<string, readonly SkillCandidate[]> {
       reason = duplicateReason(o.candidate, o.name, first);
     } else {
       // A name offered as first in some root always has a winner: its first offer in the last root declaring it.
-      const w = winners.get(o.name) as number;
+      const w = (skills.get(o.name) as CatalogEntry).rootIndex;
       verdict = w === o.rootIndex ? "winner" : "overridden";
       reason =
         w === o.rootIndex
