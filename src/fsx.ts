@@ -361,6 +361,18 @@ export function readManifestNow(path: string, noFollow: boolean, known: KnownSig
   return readOpened(fs.openSync(path, manifestFlags(noFollow)), known);
 }
 
+/** A path's stat and signature, following symlinks, through the fault seam (as the `stat` op). */
+export function statNow(path: string): Stat {
+  fault("stat", path);
+  return toStat(fs.statSync(path));
+}
+
+/** {@link statNow} without blocking: in the thread pool, handed over with its stretch's other requests. */
+export async function statInPool(path: string): Promise<Stat> {
+  fault("stat", path);
+  return toStat(await inPool<fs.Stats>((done) => fs.stat(path, done)));
+}
+
 /** The entry names of a directory, unsorted, through the fault seam (as the `names` op). */
 export function namesNow(path: string): string[] {
   fault("readdir", path);

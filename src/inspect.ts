@@ -82,6 +82,45 @@ function chooseManifest(dir: string, names: readonly string[], follow: boolean):
 const linksLeftOut = (entries: readonly DirEntry[]) =>
   entries.filter((e) => e.type !== "symlink").map((e) => e.name);
 
+/** Stats a caller took before handing a directory to {@link inspect}, which then does not take them again. */
+export interface Taken {
+  readonly dir: Stat;
+  readonly file?: Stat;
+}
+
+/** The last listing of a directory holds. */
+export const HOLDS = 0;
+/** It holds if the manifest it chose is the very file read then. */
+export const IF_MANIFEST_HOLDS = 1;
+/** It may not hold: list again. */
+export const CHANGED = 2;
+
+/**
+ * Whether the listing `prev` took still holds, the directory's stat taken now and `dirSig` its trusted
+ * signature. The first scan lists a directory without its signature: one whose last change is older
+ * than that listing still has it, as long as its manifest is the very file read then (a directory
+ * swapped for another holds none of its files). No listing again then, which made the first refresh
+ * cost 0.58x a scan against 0.25x for the later ones.
+ */
+export function listingHolds(prev: DirMemo, dirStat: Stat, dirSig: string): number {
+  if (dirSig !== "" && dirSig === prev.dirSig) return HOLDS;
+  return prev.dirSig === "" && settled(prev.listedAfter, dirStat) ? IF_MANIFEST_HOLDS : CHANGED;
+}
+
+/**
+ * What a directory whose listing holds and whose manifest is the very file the last scan read gives:
+ * the same candidate, remembered again (the same memo when its signature was already known).
+ */
+export function unchanged(
+  ctx: Context,
+  dir: string,
+  prev: DirMemo & { readonly item: Candidate },
+  dirSig: string,
+): Candidate {
+  const { listing, fileSig, item, listedAfter } = prev;
+  return keep(ctx, dir, prev, { dirSig, listing, fileSig, item, listedAfter }) as Candidate;
+}
+
 /**
  * One skill directory (`name` under its root): its manifest chosen, read and parsed, reusing what the
  * previous scan learned while the signatures hold. `undefined` when it holds no manifest. `knownReal`
@@ -92,6 +131,7 @@ export function* inspect(
   name: string,
   dir: string,
   knownReal = "",
+  taken?: Taken,
 ): FsTask<ScanItem | undefined> {
   const prev = ctx.previous.dirs.get(dir);
   let dirSig = "";
@@ -105,19 +145,16 @@ export function* inspect(
   if (prev !== undefined) {
     let dirStat: Stat;
     try {
-      dirStat = yield* stat(dir);
+      dirStat = taken?.dir ?? (yield* stat(dir));
     } catch (e) {
       // As when the listing fails: this scan cannot vouch for the directory.
       return unreadableDir(dir, e);
     }
     dirSig = trusted(ctx, dirStat);
-    if (dirSig !== "" && dirSig === prev.dirSig) ({ listing, listedAfter } = prev);
-    else if (prev.dirSig === "" && settled(prev.listedAfter, dirStat)) {
-      // The first scan lists a directory without its signature. One whose last change is older than
-      // that listing still has it, as long as its manifest is the very file read then (a directory
-      // swapped for another holds none of its files): no listing again, which made the first
-      // refresh cost 0.58x a scan against 0.25x for the later ones.
-      fileSeen = yield* unchangedManifest(prev);
+    const holds = listingHolds(prev, dirStat, dirSig);
+    if (holds === HOLDS) ({ listing, listedAfter } = prev);
+    else if (holds === IF_MANIFEST_HOLDS) {
+      fileSeen = taken?.file !== undefined ? taken.file.sig === prev.fileSig : yield* unchangedManifest(prev);
       if (fileSeen) ({ listing, listedAfter } = prev);
     }
   }
@@ -145,7 +182,7 @@ export function* inspect(
   try {
     if (checkable(prev) && prev.item.path === file && fileSeen !== false) {
       const before = prev.item;
-      if (fileSeen || (yield* stat(file)).sig === prev.fileSig) {
+      if (fileSeen || (taken?.file ?? (yield* stat(file))).sig === prev.fileSig) {
         // Same listing, same file: the very same candidate, which lets the registry skip the merge.
         if (listing === prev.listing)
           return keep(ctx, dir, prev, { dirSig, listing, fileSig: prev.fileSig, item: before, listedAfter });
@@ -328,7 +365,7 @@ export function unreadableDir(dir: string, e: unknown): ScanItem {
  * only when its item came from reading the manifest (or was carried over with that fileSig), so the
  * item is there.
  */
-function checkable(prev: DirMemo | undefined): prev is DirMemo & { readonly item: Candidate } {
+export function checkable(prev: DirMemo | undefined): prev is DirMemo & { readonly item: Candidate } {
   return prev !== undefined && prev.fileSig !== "";
 }
 

@@ -13,11 +13,24 @@ import {
   realpath,
   runAsync,
   runSync,
+  type Stat,
   spent,
   stat,
+  statInPool,
+  statNow,
   waitTurn,
 } from "./fsx.js";
-import { child, inspect, inspectListed, unreadableDir, warn } from "./inspect.js";
+import {
+  CHANGED,
+  checkable,
+  child,
+  inspect,
+  inspectListed,
+  listingHolds,
+  unchanged,
+  unreadableDir,
+  warn,
+} from "./inspect.js";
 import {
   type Context,
   context,
@@ -143,27 +156,50 @@ function* unlisted(root: SkillRoot, e: unknown): FsTask<readonly Slot[]> {
 }
 
 /**
- * Whether `dir` takes the plain path of a first look (inspect.ts `inspectListed`): the last scan did
- * not see it, its real path is known from its root's, and symlinks are followed (a names listing).
+ * Whether a directory the last scan did not see takes the plain path of a first look (inspect.ts
+ * `inspectListed`): its real path is known from its root's, and symlinks are followed (a names listing).
  */
-function firstLook(ctx: Context, dir: string, real: string): boolean {
-  return real !== "" && ctx.config.followSymlinks && !ctx.previous.dirs.has(dir);
+function firstLook(ctx: Context, real: string): boolean {
+  return real !== "" && ctx.config.followSymlinks;
 }
 
 /** Scan every root synchronously. `previous` holds what to reuse for unchanged roots, directories and files. */
 export function scanSync(config: SkillConfig, previous: ScanCache = NO_CACHE): Scan {
   const ctx = context(config, previous);
   const readNow = (file: string) => readManifestNow(file, false, ctx.read);
+  // The plain paths of a first look and of a look again at an unchanged directory, the generator for the rest.
   const look = (name: string, dir: string, real: string): ScanItem | undefined => {
-    if (!firstLook(ctx, dir, real)) return runSync(inspect(ctx, name, dir, real));
-    let names: string[];
+    const prev = ctx.previous.dirs.get(dir);
+    if (prev === undefined && firstLook(ctx, real)) {
+      let names: string[];
+      try {
+        names = namesNow(dir);
+      } catch (e) {
+        return unreadableDir(dir, e);
+      }
+      const got = inspectListed(ctx, name, dir, real, names, readNow);
+      return got?.kind === "failed" ? runSync(got.task) : got;
+    }
+    if (!checkable(prev)) return runSync(inspect(ctx, name, dir, real));
+    let dirStat: Stat;
     try {
-      names = namesNow(dir);
+      dirStat = statNow(dir);
     } catch (e) {
       return unreadableDir(dir, e);
     }
-    const got = inspectListed(ctx, name, dir, real, names, readNow);
-    return got?.kind === "failed" ? runSync(got.task) : got;
+    const dirSig = trusted(ctx, dirStat);
+    if (listingHolds(prev, dirStat, dirSig) === CHANGED)
+      return runSync(inspect(ctx, name, dir, real, { dir: dirStat }));
+    let fileStat: Stat;
+    try {
+      fileStat = statNow(prev.item.path);
+    } catch {
+      // The generator meets the same failure and tells it.
+      return runSync(inspect(ctx, name, dir, real, { dir: dirStat }));
+    }
+    if (fileStat.sig !== prev.fileSig)
+      return runSync(inspect(ctx, name, dir, real, { dir: dirStat, file: fileStat }));
+    return unchanged(ctx, dir, prev, dirSig);
   };
   const roots = config.roots.map((root) => {
     const items: ScanItem[] = [];
@@ -207,18 +243,40 @@ export async function scanAsync(config: SkillConfig, previous: ScanCache, hint?:
     });
   });
   const readNow = (file: string) => readManifestNow(file, false, ctx.read);
+  // As scanSync's look, with the listings and stats in the thread pool.
   const look = async (name: string, dir: string, real: string): Promise<ScanItem | undefined> => {
-    if (!firstLook(ctx, dir, real)) return await runAsync(inspect(ctx, name, dir, real));
-    let names: string[];
+    const prev = ctx.previous.dirs.get(dir);
+    if (prev === undefined && firstLook(ctx, real)) {
+      let names: string[];
+      try {
+        names = await namesInPool(dir);
+      } catch (e) {
+        return unreadableDir(dir, e);
+      }
+      // The read and its parse run in one stretch within the turn's budget, checked right before them.
+      while (spent()) await waitTurn();
+      const got = inspectListed(ctx, name, dir, real, names, readNow);
+      return got?.kind === "failed" ? await runAsync(got.task) : got;
+    }
+    if (!checkable(prev)) return await runAsync(inspect(ctx, name, dir, real));
+    let dirStat: Stat;
     try {
-      names = await namesInPool(dir);
+      dirStat = await statInPool(dir);
     } catch (e) {
       return unreadableDir(dir, e);
     }
-    // The read and its parse run in one stretch within the turn's budget, checked right before them.
-    while (spent()) await waitTurn();
-    const got = inspectListed(ctx, name, dir, real, names, readNow);
-    return got?.kind === "failed" ? await runAsync(got.task) : got;
+    const dirSig = trusted(ctx, dirStat);
+    if (listingHolds(prev, dirStat, dirSig) === CHANGED)
+      return await runAsync(inspect(ctx, name, dir, real, { dir: dirStat }));
+    let fileStat: Stat;
+    try {
+      fileStat = await statInPool(prev.item.path);
+    } catch {
+      return await runAsync(inspect(ctx, name, dir, real, { dir: dirStat }));
+    }
+    if (fileStat.sig !== prev.fileSig)
+      return await runAsync(inspect(ctx, name, dir, real, { dir: dirStat, file: fileStat }));
+    return unchanged(ctx, dir, prev, dirSig);
   };
   let nextJob = 0;
   const worker = async () => {
