@@ -46,8 +46,6 @@ export type FsOp =
   | { readonly op: "lstat"; readonly path: string }
   | { readonly op: "stat"; readonly path: string }
   | { readonly op: "realpath"; readonly path: string }
-  /** Not fs: a point where CPU work (a parse) follows; the async driver may make it wait a turn there. */
-  | { readonly op: "turn"; readonly path: "" }
   | {
       readonly op: "readManifest";
       readonly path: string;
@@ -65,7 +63,6 @@ export interface FsResult {
   lstat: EntryType;
   stat: Stat;
   realpath: string;
-  turn: undefined;
   readManifest: ManifestRead;
 }
 
@@ -217,7 +214,6 @@ function finishRead(buf: Buffer, stat: Stat): ManifestRead {
 
 /** Carry out one op synchronously. */
 function runOpSync(op: FsOp): FsResult[keyof FsResult] {
-  if (op.op === "turn") return undefined;
   fault(op.op === "names" ? "readdir" : op.op, op.path);
   switch (op.op) {
     case "readdir":
@@ -317,11 +313,11 @@ function inPool<T>(start: (done: Callback<T>) => void): Promise<T> {
 }
 
 /**
- * Carry out one fs op without blocking, in the thread pool (a `turn` and a manifest's read are the
+ * Carry out one fs op without blocking, in the thread pool (a manifest's read is the
  * driver's own: see {@link runAsync}).
  */
 async function runOpAsync(
-  op: Exclude<FsOp, { op: "turn" | "readManifest" }>,
+  op: Exclude<FsOp, { op: "readManifest" }>,
 ): Promise<FsResult[keyof FsResult]> {
   fault(op.op === "names" ? "readdir" : op.op, op.path);
   switch (op.op) {
@@ -407,30 +403,17 @@ export function runSync<T>(task: FsTask<T>): T {
  */
 export async function runAsync<T>(task: FsTask<T>): Promise<T> {
   let step = task.next(undefined as never);
-  // Whether a manifest was just read in this synchronous stretch: its parse (the next `turn`) follows
-  // in the same stretch, so no task holds a manifest's bytes while waiting for a turn.
-  let read = false;
   while (!step.done) {
     const op = step.value;
-    if (op.op === "turn") {
-      // Parses run in I/O callbacks and their promise continuations, which never let the loop in. So
-      // each waits, if this turn's CPU budget is spent, for the next turn, and then checks and parses
-      // in one synchronous stretch: a check separated from its parse by an await let all the tasks
-      // woken together pass before any parsed (60 manifests near the limits parsed in one 2 s stretch).
-      if (!read) while (spent()) await waitTurn();
-      read = false;
-      step = task.next(undefined);
-      continue;
-    }
     let result: FsResult[keyof FsResult];
-    read = false;
     try {
       if (op.op === "readManifest") {
         const fd = await openInPool(op);
-        // The checks and the read run within the turn's budget, like a parse, and from this check on
-        // nothing awaits until the read's parse (the next `turn`) is done. Checked in a function that
-        // then returned (an await), every task woken by one turn passed the check before any parsed:
-        // 32 slow parses in one stretch.
+        // The checks, the read and the parse the task runs next run in one stretch within the turn's
+        // budget, checked right here with no await before the read. Parses run in I/O callbacks and
+        // their promise continuations, which never let the loop in; checked in a function that then
+        // returned (an await), every task woken by one turn passed the check before any parsed: 32 slow
+        // parses in one stretch.
         while (spent()) await waitTurn();
         result = readOpened(fd ?? fs.openSync(op.path, manifestFlags(op.noFollow)), op.known);
       } else result = await runOpAsync(op);
@@ -438,7 +421,6 @@ export async function runAsync<T>(task: FsTask<T>): Promise<T> {
       step = task.throw(e);
       continue;
     }
-    read = op.op === "readManifest";
     step = task.next(result);
   }
   return step.value;
@@ -464,10 +446,6 @@ export function* stat(path: string): Generator<FsOp, Stat, FsResult[keyof FsResu
   return (yield { op: "stat", path }) as Stat;
 }
 
-/** `yield* turn()`: before CPU work, so that the async driver can bound how long it holds the event loop. */
-export function* turn(): Generator<FsOp, void, FsResult[keyof FsResult]> {
-  yield { op: "turn", path: "" };
-}
 
 /** `yield* realpath(path)`: the canonical path, every symlink resolved. */
 export function* realpath(path: string): Generator<FsOp, string, FsResult[keyof FsResult]> {

@@ -4,16 +4,7 @@ import { createHook } from "node:async_hooks";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterEach, describe, expect, test, vi } from "vitest";
-import {
-  type FsOp,
-  type FsResult,
-  readManifest,
-  runAsync,
-  runSync,
-  setFaultHook,
-  stat,
-  turn,
-} from "../src/fsx.js";
+import { type FsOp, type FsResult, readManifest, runAsync, runSync, setFaultHook, stat } from "../src/fsx.js";
 import {
   type AgentSkills,
   type AgentSkillsOptions,
@@ -207,35 +198,26 @@ describe("the turn budget around an in-place read", () => {
     return checkPhasePassed;
   }
 
-  test("a manifest's parse follows its read in the same stretch, however long the read took", async () => {
+  test("what a task does after its read runs in the read's stretch, however long; the next read waits", async () => {
     const at = path.join(writeTree({ "SKILL.md": skill("a") }), "SKILL.md");
     const clock = vi.spyOn(performance, "now").mockImplementation(() => now);
     try {
       now = 1e9;
       // The turn started long before: this waits, and a turn starts at 1e9.
-      expect(await waited(() => turn())).toBe(true);
+      expect(await waited(() => readManifest(at, true, true))).toBe(true);
+      let afterRead = true;
       const readThenParse = function* () {
         const read = yield* readManifest(at, true, true);
-        // The read took 8 ms: the budget is spent, yet the parse of those bytes does not wait for a turn.
+        // The parse of those bytes follows with no op between: nothing can make it wait for a turn.
         now = 1e9 + 8;
-        yield* turn();
+        afterRead = false;
         return read;
       };
       expect(await waited(readThenParse)).toBe(false);
-      // Another parse, not following a read, waits (a turn starts at 1e9 + 8).
-      expect(await waited(() => turn())).toBe(true);
-      now = 1e9 + 10;
-      await runAsync(
-        (function* () {
-          yield* readManifest(at, true, true); // 2 ms spent: no wait
-          now = 1e9 + 16;
-          yield* stat(at);
-          // Another fs op came between: this parse does not follow the read, and waits.
-          yield* turn();
-        })(),
-      );
-      // It did: the turn now dates from 1e9 + 16, so no time is spent.
-      expect(await waited(() => turn())).toBe(false);
+      expect(afterRead).toBe(false);
+      // 8 ms are spent now: the next read waits (a turn starts at 1e9 + 8).
+      expect(await waited(() => readManifest(at, true, true))).toBe(true);
+      expect(await waited(() => readManifest(at, true, true))).toBe(false);
 
       // Audit D, finding 2: tasks woken together each check the budget right before their read, in the
       // stretch of the parse that follows. Checked before an await and parsed after it, every task
@@ -244,7 +226,6 @@ describe("the turn budget around an in-place read", () => {
       const parsedIn: number[] = [];
       const slowParse = function* () {
         yield* readManifest(at, true, true);
-        yield* turn();
         parsedIn.push(turns.count());
         now += 8; // each parse spends twice the budget
       };
@@ -255,7 +236,7 @@ describe("the turn budget around an in-place read", () => {
     } finally {
       // Leave the turn dated by the real clock for any later test: force a wait, restore, let it start.
       now = 2e9;
-      const settled = waited(() => turn());
+      const settled = waited(() => readManifest(at, true, true));
       clock.mockRestore();
       await settled;
     }
@@ -288,7 +269,7 @@ describe("the turn budget around an in-place read", () => {
       setFaultHook(null);
       turns.stop();
       now = 4e9;
-      const settled = waited(() => turn());
+      const settled = waited(() => readManifest(path.join(root, "a/SKILL.md"), true, true));
       clock.mockRestore();
       await settled;
     }

@@ -8,7 +8,6 @@ import * as net from "node:net";
 import * as path from "node:path";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import {
-  type FsTask,
   fsCode,
   isDirectory,
   lstat,
@@ -23,7 +22,6 @@ import {
   runSync,
   setFaultHook,
   stat,
-  turn,
   watchPath,
 } from "../src/fsx.js";
 import { tempDir, writeTree } from "./helpers/fixture.js";
@@ -185,64 +183,42 @@ describe("manifest reads at the edges", () => {
   });
 });
 
-describe("the turn op", () => {
-  test("turn() yields one turn op and ends", () => {
-    const g = turn();
-    expect(g.next()).toEqual({ done: false, value: { op: "turn", path: "" } });
-    expect(g.next(undefined)).toEqual({ done: true, value: undefined });
-  });
-
-  function* parse(): FsTask<number> {
-    yield* turn();
-    yield* turn();
-    return 7;
-  }
-
-  test("neither driver passes a turn through the fault seam", async () => {
-    const ops = recordOps();
-    expect(runSync(parse())).toBe(7);
-    expect(await runAsync(parse())).toBe(7);
-    expect(ops).toEqual([]);
-  });
-});
-
 describe("the async driver's turn budget", () => {
   // performance.now is pinned: the budget is CPU time, and only a fixed clock makes "spent" exact.
   let now = 0;
   const pinClock = () => vi.spyOn(performance, "now").mockImplementation(() => now);
 
-  /** Whether a turn op at the current clock waits for the next turn of the event loop. */
-  async function turnWaits(): Promise<boolean> {
+  /** Whether an in-place read of `at` at the current clock waits for the next turn of the event loop. */
+  async function readWaits(at: string): Promise<boolean> {
     let checkPhasePassed = false;
     setImmediate(() => {
       checkPhasePassed = true;
     });
     return await runAsync(
       (function* () {
-        yield* turn();
+        yield* readManifest(at, true, true);
         return checkPhasePassed;
       })(),
     );
   }
 
-  test("an opened manifest and a parse wait for a fresh turn once exactly the budget (4 ms) is spent", async () => {
+  test("an opened manifest waits for a fresh turn once exactly the budget (4 ms) is spent", async () => {
     const at = path.join(writeTree({ "SKILL.md": "x" }), "SKILL.md");
     const clock = pinClock();
     try {
       now = 1e9;
-      expect(await turnWaits()).toBe(true); // the turn started long before: it waits, and one starts at 1e9
-      expect(await turnWaits()).toBe(false); // 0 ms spent
+      expect(await readWaits(at)).toBe(true); // the turn started long before: it waits, and one starts at 1e9
+      expect(await readWaits(at)).toBe(false); // 0 ms spent
+      now = 1e9 + 3.9;
+      expect(await readWaits(at)).toBe(false); // under 4 ms spent
       now = 1e9 + 4;
-      expect((await runAsync(readManifest(at, true))).kind).toBe("ok"); // 4 ms spent: waits, a turn starts
-      // Had the read not waited, the turn would still date from 1e9 and this one would wait.
-      expect(await turnWaits()).toBe(false);
-      now = 1e9 + 8;
-      expect(await turnWaits()).toBe(true); // a parse too waits once exactly 4 ms are spent
+      expect(await readWaits(at)).toBe(true); // 4 ms spent: waits, and a turn starts at 1e9 + 4
+      expect(await readWaits(at)).toBe(false);
     } finally {
       // Leave the turn dated by the real clock, for any test sharing this module (a shared graph): force
       // a wait, and let the turn start once the clock is real again.
       now = 2e9;
-      const settled = turnWaits();
+      const settled = readWaits(at);
       clock.mockRestore();
       await settled;
     }
