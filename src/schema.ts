@@ -157,43 +157,51 @@ function deepFreeze<T>(value: T): T {
 }
 
 /**
- * Validate parsed frontmatter against {@link skillFrontmatterSchema} and derive the catalog fields.
- * `data` is taken over: when valid it becomes the frozen `metadata`, its `user-invocable` converted.
+ * Validate parsed frontmatter by the rules of {@link skillFrontmatterSchema} and derive the catalog
+ * fields. The rules are checked directly, in the schema's key order, so that discovery never loads
+ * `zod` nor pays for a zod parse; a property test holds the two to the same verdicts, failing key and
+ * fields. `data` is taken over: when valid it becomes the frozen `metadata`, its `user-invocable` converted.
  */
 export function validateFrontmatter(data: Record<string, unknown>): ValidatedFrontmatter {
   // `tools` is only a fallback spelling of `allowed-tools`; other ecosystems use the key for other
   // things (lists of MCP tool objects), which must not make an otherwise good skill invalid.
   const toolsIgnored = data.tools !== undefined && !isToolList(data.tools);
   const tools = toolsIgnored ? undefined : (data.tools as string | string[] | undefined);
-  if (plainlyValid(data)) {
-    // What the schema would accept unchanged: checked directly, without the allocations of a zod parse.
-    const allowed = data["allowed-tools"] as string | string[] | undefined;
-    return accept(
-      data,
-      data.name as string,
-      data.description as string,
-      allowed ?? tools,
-      data["user-invocable"] as boolean | undefined,
-      toolsIgnored,
-    );
-  }
-  const result = schema().safeParse(toolsIgnored ? { ...data, tools: undefined } : data);
-  if (!result.success) {
-    const key = String(result.error.issues[0]?.path[0] ?? "");
-    const value = data[key];
-    const problem =
-      value === undefined ? "is missing" : `must be ${EXPECTED[key] ?? "valid"}, received ${describe(value)}`;
-    return { ok: false, key, received: typeof value, message: `frontmatter "${key}" ${problem}` };
-  }
-  const fm = result.data;
+  const { name, description } = data;
+  const allowed = data["allowed-tools"];
+  if (!nonEmpty(name)) return refused("name", name);
+  if (!nonEmpty(description)) return refused("description", description);
+  if (allowed !== undefined && !isToolList(allowed)) return refused("allowed-tools", allowed);
+  const written = data["user-invocable"];
+  const invocable = booleanish(written);
+  if (invocable === NOT_BOOLEAN) return refused("user-invocable", written);
   return accept(
     data,
-    fm.name,
-    fm.description,
-    fm["allowed-tools"] ?? fm.tools,
-    fm["user-invocable"],
+    name,
+    description,
+    (allowed as string | string[] | undefined) ?? tools,
+    invocable,
     toolsIgnored,
   );
+}
+
+/** What {@link booleanish} gives for a value the schema does not take as a boolean. */
+const NOT_BOOLEAN: unique symbol = Symbol("not a boolean");
+
+/** `user-invocable` as the schema reads it: absent, a boolean, or one of its words in any case (trimmed). */
+function booleanish(v: unknown): boolean | undefined | typeof NOT_BOOLEAN {
+  if (v === undefined || typeof v === "boolean") return v;
+  if (typeof v !== "string") return NOT_BOOLEAN;
+  // The lookup reads inherited keys too ("constructor"), as the schema's does: such a word is refused.
+  const word: unknown = BOOLEAN_WORDS[v.trim().toLowerCase()];
+  return typeof word === "boolean" ? word : NOT_BOOLEAN;
+}
+
+/** The refusal of `key`, which holds `value`: the message says what the key must be and what it holds. */
+function refused(key: keyof typeof EXPECTED, value: unknown): ValidatedFrontmatter {
+  const problem =
+    value === undefined ? "is missing" : `must be ${EXPECTED[key]}, received ${describe(value)}`;
+  return { ok: false, key, received: typeof value, message: `frontmatter "${key}" ${problem}` };
 }
 
 /** What `toolList` accepts. */
@@ -201,19 +209,7 @@ function isToolList(v: unknown): boolean {
   return typeof v === "string" || (Array.isArray(v) && v.every((t) => typeof t === "string"));
 }
 
-const nonEmpty = (v: unknown) => typeof v === "string" && v.trim() !== "";
-
-/** Whether the schema accepts `data` with every field as it stands (no `user-invocable` word to convert). */
-function plainlyValid(data: Record<string, unknown>): boolean {
-  const allowed = data["allowed-tools"];
-  const invocable = data["user-invocable"];
-  return (
-    nonEmpty(data.name) &&
-    nonEmpty(data.description) &&
-    (allowed === undefined || isToolList(allowed)) &&
-    (invocable === undefined || typeof invocable === "boolean")
-  );
-}
+const nonEmpty = (v: unknown): v is string => typeof v === "string" && v.trim() !== "";
 
 function accept(
   data: Record<string, unknown>,
@@ -240,9 +236,9 @@ function accept(
   };
 }
 
-// No entry for `tools`: a value of another shape is set aside before the parse (toolsIgnored), so the
+// No entry for `tools`: a value of another shape is set aside before the checks (toolsIgnored), so the
 // schema never refuses it.
-const EXPECTED: Readonly<Record<string, string>> = {
+const EXPECTED: Readonly<Record<"name" | "description" | "allowed-tools" | "user-invocable", string>> = {
   name: "a non-empty string",
   description: "a non-empty string",
   "allowed-tools": "a string or a list of strings",

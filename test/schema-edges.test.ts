@@ -1,5 +1,5 @@
 // Edges of src/schema.ts: exact problem messages, the word booleans, the lazy schema proxy's traps,
-// which frontmatter the direct check settles without zod, and deep freezing of the metadata.
+// that no frontmatter is settled by a zod parse, and deep freezing of the metadata.
 import { expect, test } from "vitest";
 import { skillFrontmatterSchema, validateFrontmatter } from "../src/schema.js";
 
@@ -52,12 +52,32 @@ test("each invalid field is reported with its key and exactly what was received"
     expect(validateFrontmatter(data)).toEqual({ ok: false, key, message, received: typeof data[key] });
 });
 
-test("frontmatter that is not a mapping at all is reported under the empty key", () => {
+test("a value that is not a mapping at all is refused by the first rule: it has no name", () => {
+  // parseFrontmatter never hands one over (it refuses what is not a mapping); the rules still answer.
   expect(validateFrontmatter([] as unknown as Record<string, unknown>)).toEqual({
     ok: false,
-    key: "",
+    key: "name",
     received: "undefined",
-    message: 'frontmatter "" is missing',
+    message: 'frontmatter "name" is missing',
+  });
+});
+
+test("the rules are checked in the schema's key order: the first broken key is the one reported", () => {
+  const broken = { name: "", description: 1, "allowed-tools": [2], "user-invocable": "maybe" };
+  expect(validateFrontmatter({ ...broken })).toMatchObject({ ok: false, key: "name" });
+  const { name: _n, ...noName } = broken;
+  expect(validateFrontmatter({ ...noName, name: "a" })).toMatchObject({ ok: false, key: "description" });
+  expect(validateFrontmatter({ ...noName, name: "a", description: "d" })).toMatchObject({
+    ok: false,
+    key: "allowed-tools",
+  });
+  expect(
+    validateFrontmatter({ name: "a", description: "d", "allowed-tools": "Read", "user-invocable": "maybe" }),
+  ).toMatchObject({ ok: false, key: "user-invocable" });
+  // A word the lookup finds only on Object.prototype is no boolean word.
+  expect(validateFrontmatter({ ...base, "user-invocable": "constructor" })).toMatchObject({
+    ok: false,
+    key: "user-invocable",
   });
 });
 
@@ -98,26 +118,28 @@ test("the schema's own issues carry its messages", () => {
   ]);
 });
 
-test("plainly valid frontmatter is settled without a zod parse; a word boolean needs one", () => {
+test("no frontmatter is settled by a zod parse: plain, word booleans and refusals alike", () => {
   const real = skillFrontmatterSchema.safeParse;
   let parses = 0;
-  // Through the proxy's set trap: the wrapper lands on the real schema, which validateFrontmatter uses.
+  // Through the proxy's set trap: the wrapper lands on the real schema, which validateFrontmatter
+  // would use if it parsed with zod.
   skillFrontmatterSchema.safeParse = ((data: unknown) => {
     parses++;
     return real(data);
   }) as typeof real;
   try {
-    const plain: Record<string, unknown>[] = [
+    const accepted: Record<string, unknown>[] = [
       base,
       { ...base, "allowed-tools": "Read Grep" },
       { ...base, "allowed-tools": ["Read"] },
       { ...base, "user-invocable": false },
       { ...base, "allowed-tools": [], "user-invocable": true, tools: [{ name: "mcp" }] },
+      { ...base, "user-invocable": "no" },
     ];
-    for (const data of plain) expect(validateFrontmatter(data).ok).toBe(true);
+    for (const data of accepted) expect(validateFrontmatter(data).ok).toBe(true);
+    for (const data of [{ description: "d" }, { ...base, "user-invocable": "maybe" }])
+      expect(validateFrontmatter(data).ok).toBe(false);
     expect(parses).toBe(0);
-    expect(validateFrontmatter({ ...base, "user-invocable": "no" }).ok).toBe(true);
-    expect(parses).toBe(1);
   } finally {
     skillFrontmatterSchema.safeParse = real;
   }

@@ -1,5 +1,5 @@
-// The exported schema is a real zod schema, yet importing the package and loading plainly valid skills
-// never loads `zod` (start-up cost); the built package is checked in a child process of its own.
+// The exported schema is a real zod schema, yet importing the package and discovering skills never
+// loads `zod` (start-up cost); the built package is checked in a child process of its own.
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -38,19 +38,25 @@ function node(cwd: string, args: string[]): string {
 /** How a failed load of zod shows, thrown or as the skill's `invalid_skill` warning. */
 const NO_ZOD = /Cannot find (?:module|package) 'zod'|MODULE_NOT_FOUND/;
 
-test("importing the package and loading plainly valid skills never loads zod", () => {
+test("importing the package and discovering skills, valid or not, never loads zod", () => {
   const pkg = packageWithoutZod();
   const plain = writeTree({ "plain/SKILL.md": manifest("name: plain\ndescription: Plainly valid.") });
-  const words = writeTree({ "word/SKILL.md": manifest("name: word\ndescription: d\nuser-invocable: 'no'") });
   const list = (root: string) =>
     `const m = await import("./dist/index.js");
      console.log(m.createAgentSkills({ roots: [{ path: ${JSON.stringify(root)} }] }).listSkills().map((s) => s.name).join());`;
+  const broken = writeTree({
+    "word/SKILL.md": manifest("name: word\ndescription: d\nuser-invocable: 'no'"),
+    "nameless/SKILL.md": manifest("description: d"),
+  });
   expect(run(pkg, list(plain))).toBe("plain");
   expect(node(pkg, ["dist/cli/bin.js", "--version"])).toBe(VERSION);
-  // A manifest that only the schema can settle ("no" as a boolean) needs zod, and so does the schema.
-  expect(run(pkg, list(words))).toMatch(NO_ZOD);
+  // Discovery settles every manifest by the schema's rules without zod: a word boolean, a refusal.
+  const refusal =
+    /^word\nagent-skills: warning: invalid_skill: \S+\/nameless\/SKILL\.md: frontmatter "name" is missing; skipped$/;
+  expect(run(pkg, list(broken))).toMatch(refusal);
+  // The schema itself is zod's.
   expect(run(pkg, `(await import("./dist/index.js")).skillFrontmatterSchema.shape;`)).toMatch(NO_ZOD);
-  expect(run(REPO, list(words))).toBe("word");
+  expect(run(REPO, list(broken))).toMatch(refusal);
 });
 
 test("skillFrontmatterSchema behaves as the zod object schema it stands for", () => {
