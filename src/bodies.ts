@@ -18,11 +18,13 @@ export function dropLosers(
   roots: readonly (readonly ScanItem[])[],
   skills: ReadonlyMap<string, CatalogEntry>,
 ): void {
-  const kept = new Set<Uint8Array>();
-  for (const entry of skills.values()) kept.add(entry.body);
   for (const items of roots) {
     for (const item of items) {
-      if (item.kind !== "candidate" || !item.outcome.ok || kept.has(item.outcome.body)) continue;
+      if (item.kind !== "candidate" || !item.outcome.ok) continue;
+      // Every valid candidate's name has a winner. Its body stays, whichever candidate (or two paths to
+      // one file) holds it: only the winner's name can share an outcome, so no set of kept bodies is needed.
+      const entry = skills.get(item.outcome.fields.name) as CatalogEntry;
+      if (entry.body === item.outcome.body) continue;
       // The outcome is this scan's own record of the file; only its body goes.
       (item.outcome as { body: Uint8Array }).body = DROPPED;
     }

@@ -316,9 +316,7 @@ function inPool<T>(start: (done: Callback<T>) => void): Promise<T> {
  * Carry out one fs op without blocking, in the thread pool (a manifest's read is the
  * driver's own: see {@link runAsync}).
  */
-async function runOpAsync(
-  op: Exclude<FsOp, { op: "readManifest" }>,
-): Promise<FsResult[keyof FsResult]> {
+async function runOpAsync(op: Exclude<FsOp, { op: "readManifest" }>): Promise<FsResult[keyof FsResult]> {
   fault(op.op === "names" ? "readdir" : op.op, op.path);
   switch (op.op) {
     case "readdir":
@@ -445,7 +443,6 @@ export function* lstat(path: string): Generator<FsOp, EntryType, FsResult[keyof 
 export function* stat(path: string): Generator<FsOp, Stat, FsResult[keyof FsResult]> {
   return (yield { op: "stat", path }) as Stat;
 }
-
 
 /** `yield* realpath(path)`: the canonical path, every symlink resolved. */
 export function* realpath(path: string): Generator<FsOp, string, FsResult[keyof FsResult]> {

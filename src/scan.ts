@@ -132,7 +132,8 @@ function* listRoot(ctx: Context, root: SkillRoot): FsTask<readonly Slot[]> {
       }
     }
   }
-  ctx.next.roots.set(root.path, { sig, entries, slots, links });
+  // The entries are read again only when some are symlinks (whose slots are made anew): else not kept.
+  ctx.next.roots.set(root.path, { sig, entries: links ? entries : [], slots, links });
   if (unsure === undefined) return slots;
   const message = `root ${root.path} cannot be checked for changes (${unsure}); listed again`;
   return [warn("unreadable", message, root.path), ...slots];

@@ -130,6 +130,7 @@ export function settled(after: readonly [number, number], st: Stat): boolean {
 interface RootMemo {
   /** The root's signature when it was listed; "" when it changed too recently to vouch for. */
   readonly sig: string;
+  /** The listing's entries when some are symlinks (`links`), for the next scan to resolve again; else none. */
   readonly entries: readonly DirEntry[];
   /** What the entries gave, reusable as they are when no entry is a symlink (whose target may change). */
   readonly slots: readonly Slot[];
