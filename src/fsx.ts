@@ -122,9 +122,16 @@ function entryType(d: fs.Dirent): EntryType {
 
 function toEntries(dirents: fs.Dirent[]): DirEntry[] {
   const entries = dirents.map((d) => ({ name: d.name, type: entryType(d) }));
-  // Code-unit order, independent of locale and of the order the OS returns (libuv sorts by UTF-8 bytes,
-  // which differs past U+FFFF). The names of one directory are distinct: no two compare equal.
-  entries.sort((a, b) => (a.name < b.name ? -1 : 1));
+  // Code-unit order, independent of locale and of the order the OS returns. libuv sorts by UTF-8 bytes,
+  // which is that order but past U+FFFF (and other runtimes may not sort): checked in one pass, sorted
+  // only when it is not (a sort with a comparator cost ~0.3 µs an entry). Names of one directory are
+  // distinct: no two compare equal.
+  for (let i = 1; i < entries.length; i++) {
+    if ((entries[i - 1] as DirEntry).name > (entries[i] as DirEntry).name) {
+      entries.sort((a, b) => (a.name < b.name ? -1 : 1));
+      break;
+    }
+  }
   return entries;
 }
 

@@ -194,7 +194,9 @@ export function* inspect(
       const noFollow = !ctx.config.followSymlinks;
       const op = { op: "readManifest", path: file, noFollow, listed, known: ctx.read } as const;
       const read = (yield op) as ManifestRead;
-      ({ outcome, sig, fileSig } = settle(ctx, read));
+      outcome = outcomeOf(ctx, read);
+      sig = sigOf(read);
+      fileSig = trustedSigOf(ctx, read);
       if (sig !== "") {
         if (outcome.ok)
           real = knownReal !== "" ? knownReal : ((yield { op: "realpath", path: dir }) as string);
@@ -244,7 +246,9 @@ export function inspectListed(
     fsCode(e);
     return { kind: "failed", task: failedItem(ctx, name, dir, file, listing, e) };
   }
-  const { outcome, sig, fileSig } = settle(ctx, got);
+  const outcome = outcomeOf(ctx, got);
+  const sig = sigOf(got);
+  const fileSig = trustedSigOf(ctx, got);
   const item = candidate(
     name,
     dir,
@@ -277,31 +281,25 @@ function* failedItem(
   return keep(ctx, dir, undefined, { dirSig: "", listing, fileSig: "", item, listedAfter: ctx.after });
 }
 
-/** What the scan makes of a manifest read just now: its outcome and signatures ("" for a refused file). */
-function settle(
-  ctx: Context,
-  read: ManifestRead,
-): { outcome: ManifestOutcome; sig: string; fileSig: string } {
+/** What the scan makes of a manifest read just now, or refused (then its signature is ""). */
+function outcomeOf(ctx: Context, read: ManifestRead): ManifestOutcome {
   if (read.kind === "not_regular")
-    return {
-      outcome: { ok: false, problem: "file", message: `is ${read.what}, not a regular file` },
-      sig: "",
-      fileSig: "",
-    };
-  if (read.kind === "too_large") {
-    const message = `is ${read.size} bytes, over the ${LIMIT} limit`;
-    return { outcome: { ok: false, problem: "file", message }, sig: "", fileSig: "" };
-  }
-  const sig = read.stat.sig;
-  let outcome: ManifestOutcome;
+    return { ok: false, problem: "file", message: `is ${read.what}, not a regular file` };
+  if (read.kind === "too_large")
+    return { ok: false, problem: "file", message: `is ${read.size} bytes, over the ${LIMIT} limit` };
   // "known" only for a signature this scan's map holds: the same file, read through another path.
-  if (read.kind === "known") outcome = ctx.read.get(sig) as ManifestOutcome;
-  else {
-    outcome = parseManifest(read.bytes, !ctx.config.strict);
-    ctx.read.set(sig, outcome);
-  }
-  return { outcome, sig, fileSig: trusted(ctx, read.stat) };
+  if (read.kind === "known") return ctx.read.get(read.stat.sig) as ManifestOutcome;
+  const outcome = parseManifest(read.bytes, !ctx.config.strict);
+  ctx.read.set(read.stat.sig, outcome);
+  return outcome;
 }
+
+/** The signature of a manifest read (raw: whatever its age), "" for a refused one. */
+const sigOf = (read: ManifestRead) => (read.kind === "ok" || read.kind === "known" ? read.stat.sig : "");
+
+/** The signature of a manifest read that the next scan may trust: "" when refused or changed too recently. */
+const trustedSigOf = (ctx: Context, read: ManifestRead) =>
+  read.kind === "ok" || read.kind === "known" ? trusted(ctx, read.stat) : "";
 
 /**
  * A manifest whose read threw errno `e`: gone (or a dangling or looping link) is a warning item, the
