@@ -19,7 +19,9 @@ export function dropLosers(
   skills: ReadonlyMap<string, CatalogEntry>,
 ): void {
   for (const items of roots) {
-    for (const item of items) {
+    // By index: a for-of loop's iterator results are allocated in the unoptimized code a scan mostly runs.
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i] as ScanItem;
       if (item.kind !== "candidate" || !item.outcome.ok) continue;
       // Every valid candidate's name has a winner. Its body stays, whichever candidate (or two paths to
       // one file) holds it: only the winner's name can share an outcome, so no set of kept bodies is needed.
@@ -36,8 +38,12 @@ export function dropLosers(
  * or parsed any more serves an empty body until the next scan, which will see it changed.
  */
 export function* refill(config: SkillConfig, skills: ReadonlyMap<string, CatalogEntry>): FsTask<void> {
-  for (const [name, entry] of skills) {
-    if (entry.body !== DROPPED) continue;
+  // Found first without an iterator (a scan of 10,000 winners allocated an entry pair for each).
+  const dropped: [string, CatalogEntry][] = [];
+  skills.forEach((entry, name) => {
+    if (entry.body === DROPPED) dropped.push([name, entry]);
+  });
+  for (const [name, entry] of dropped) {
     let body: Uint8Array = DROPPED;
     try {
       const read = yield* readManifest(entry.info.path, !config.followSymlinks);

@@ -57,7 +57,9 @@ const JUST_SKILL_MD_NOT_LINK: Listing = Object.freeze({
   warnings: NONE,
 });
 
-const isManifest = (name: string) => name.length === 8 && name.toLowerCase() === "skill.md";
+// SKILL.md itself is told without lower-casing a copy of the name.
+const isManifest = (name: string) =>
+  name.length === 8 && (name === "SKILL.md" || name.toLowerCase() === "skill.md");
 
 /**
  * The manifest among the entry names of a skill directory: `SKILL.md` if present, else the first by
@@ -66,8 +68,9 @@ const isManifest = (name: string) => name.length === 8 && name.toLowerCase() ===
  */
 function chooseManifest(dir: string, names: readonly string[], follow: boolean): Listing {
   // Almost every directory holds exactly SKILL.md: those share one frozen listing, found without lists.
+  // By index: a for-of loop's iterator results are allocated in the unoptimized code a scan mostly runs.
   let count = 0;
-  for (const n of names) if (isManifest(n)) count++;
+  for (let i = 0; i < names.length; i++) if (isManifest(names[i] as string)) count++;
   if (count === 0) return NO_MANIFEST;
   if (count === 1 && names.includes("SKILL.md")) return follow ? JUST_SKILL_MD : JUST_SKILL_MD_NOT_LINK;
   const manifests = names.filter(isManifest).sort();

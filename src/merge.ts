@@ -133,17 +133,21 @@ export function* mergeSteps(
   const warnings: SkillWarning[] = [];
   const fates: Uint8Array[] = [];
   const firstByRoot: Map<string, Candidate>[] = [];
+  // The same candidates as firstByRoot's, in an array: the pass below reads them by index.
+  const firsts: Candidate[][] = [];
   for (let r = 0; r < roots.length; r++) {
     const items = roots[r] as readonly ScanItem[];
     const fate = new Uint8Array(items.length);
     const firstInRoot = new Map<string, Candidate>();
+    const first: Candidate[] = [];
     fates.push(fate);
     firstByRoot.push(firstInRoot);
+    firsts.push(first);
     for (let i = 0; i < items.length; i++) {
       if (++done % STEP_ITEMS === 0) yield;
       const item = items[i] as ScanItem;
-      // Most items carry no warning: skip the loop's iterator for them.
-      if (item.warnings.length > 0) for (const w of item.warnings) warnings.push(w);
+      // By index: a for-of loop's iterator results are allocated in the unoptimized code a scan mostly runs.
+      for (let w = 0; w < item.warnings.length; w++) warnings.push(item.warnings[w] as SkillWarning);
       if (item.kind === "warning") continue;
       const { outcome } = item;
       if (!outcome.ok) {
@@ -154,15 +158,16 @@ export function* mergeSteps(
         continue;
       }
       const name = outcome.fields.name;
-      const first = firstInRoot.get(name);
-      if (first !== undefined) {
-        const message = duplicateReason(item, name, first);
+      const seen = firstInRoot.get(name);
+      if (seen !== undefined) {
+        const message = duplicateReason(item, name, seen);
         if (config.strict) throw new SkillError("duplicate_skill", message, { path: item.path, skill: name });
         warnings.push(warning("duplicate_skill", message, item.path, name));
         fate[i] = DUPLICATE;
         continue;
       }
       firstInRoot.set(name, item);
+      first.push(item);
       fate[i] = FIRST;
     }
   }
@@ -171,8 +176,10 @@ export function* mergeSteps(
   const skills = new Map<string, CatalogEntry>();
   const old = previous !== undefined && previous.size > 0 ? previous : undefined;
   for (let r = roots.length - 1; r >= 0; r--) {
-    for (const c of (firstByRoot[r] as Map<string, Candidate>).values()) {
+    const first = firsts[r] as Candidate[];
+    for (let i = 0; i < first.length; i++) {
       if (++done % STEP_ITEMS === 0) yield;
+      const c = first[i] as Candidate;
       const name = (c.outcome as Extract<ManifestOutcome, { ok: true }>).fields.name;
       if (skills.has(name)) continue;
       const was = old?.get(name);

@@ -78,12 +78,15 @@ function diff(
   const added: string[] = [];
   const removed: string[] = [];
   const changed: string[] = [];
-  for (const [name, entry] of after) {
+  // forEach rather than for-of: no entry pair allocated for each of 10,000 skills at every refresh.
+  after.forEach((entry, name) => {
     const old = before.get(name);
     if (old === undefined) added.push(name);
     else if (!sameEntry(old, entry)) changed.push(name);
-  }
-  for (const name of before.keys()) if (!after.has(name)) removed.push(name);
+  });
+  before.forEach((_, name) => {
+    if (!after.has(name)) removed.push(name);
+  });
   return Object.freeze({
     added: Object.freeze(added.sort()),
     removed: Object.freeze(removed.sort()),

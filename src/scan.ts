@@ -107,7 +107,9 @@ function* listRoot(ctx: Context, root: SkillRoot): FsTask<readonly Slot[]> {
     slots.push(warn("unreadable", message, root.path));
   }
   let links = false;
-  for (const entry of entries) {
+  // Loops by index: a for-of loop's iterator results are allocated in the unoptimized code a scan mostly runs.
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i] as DirEntry;
     const dir = child(root.path, entry.name);
     if (entry.type === "dir") {
       slots.push({
@@ -204,7 +206,9 @@ export function scanSync(config: SkillConfig, previous: ScanCache = NO_CACHE): S
   };
   const roots = config.roots.map((root) => {
     const items: ScanItem[] = [];
-    for (const slot of runSync(listRoot(ctx, root))) {
+    const slots = runSync(listRoot(ctx, root));
+    for (let i = 0; i < slots.length; i++) {
+      const slot = slots[i] as Slot;
       const item = slot.kind === "dir" ? look(slot.name, slot.dir, slot.real) : slot;
       if (item !== undefined) items.push(item);
     }
