@@ -9,7 +9,8 @@ import {
   MAX_MANIFEST_BYTES,
   type ManifestRead,
   type Stat,
-  stat,
+  sameStat,
+  stat as statOf,
 } from "./fsx.js";
 import {
   type Candidate,
@@ -17,6 +18,7 @@ import {
   type DirMemo,
   type Listing,
   type ScanItem,
+  sameTrusted,
   settled,
   trusted,
 } from "./scancache.js";
@@ -99,15 +101,15 @@ export const IF_MANIFEST_HOLDS = 1;
 export const CHANGED = 2;
 
 /**
- * Whether the listing `prev` took still holds, the directory's stat taken now and `dirSig` its trusted
- * signature. The first scan lists a directory without its signature: one whose last change is older
+ * Whether the listing `prev` took still holds, the directory's stat taken now and `dirTrusted` that
+ * stat if trusted. The first scan lists a directory without its signature: one whose last change is older
  * than that listing still has it, as long as its manifest is the very file read then (a directory
  * swapped for another holds none of its files). No listing again then, which made the first refresh
  * cost 0.58x a scan against 0.25x for the later ones.
  */
-export function listingHolds(prev: DirMemo, dirStat: Stat, dirSig: string): number {
-  if (dirSig !== "" && dirSig === prev.dirSig) return HOLDS;
-  return prev.dirSig === "" && settled(prev.listedAfter, dirStat) ? IF_MANIFEST_HOLDS : CHANGED;
+export function listingHolds(prev: DirMemo, dirStat: Stat, dirTrusted: Stat | undefined): number {
+  if (sameStat(dirTrusted, prev.dirStat)) return HOLDS;
+  return prev.dirStat === undefined && settled(prev.listedAfter, dirStat) ? IF_MANIFEST_HOLDS : CHANGED;
 }
 
 /**
@@ -118,10 +120,14 @@ export function unchanged(
   ctx: Context,
   dir: string,
   prev: DirMemo & { readonly item: Candidate },
-  dirSig: string,
+  dirTrusted: Stat | undefined,
 ): Candidate {
-  const { listing, fileSig, item, listedAfter } = prev;
-  return keep(ctx, dir, prev, { dirSig, listing, fileSig, item, listedAfter }) as Candidate;
+  if (sameTrusted(dirTrusted, prev.dirStat)) {
+    ctx.next.dirs.set(dir, prev);
+    return prev.item;
+  }
+  const { listing, fileStat, item, listedAfter } = prev;
+  return keep(ctx, dir, prev, { dirStat: dirTrusted, listing, fileStat, item, listedAfter }) as Candidate;
 }
 
 /**
@@ -137,7 +143,7 @@ export function* inspect(
   taken?: Taken,
 ): FsTask<ScanItem | undefined> {
   const prev = ctx.previous.dirs.get(dir);
-  let dirSig = "";
+  let dirTrusted: Stat | undefined;
   let listing: Listing | undefined;
   let listedAfter = ctx.after;
   // Whether the manifest of `prev` was just seen unchanged (the read below can skip its stat) or changed
@@ -148,16 +154,17 @@ export function* inspect(
   if (prev !== undefined) {
     let dirStat: Stat;
     try {
-      dirStat = taken?.dir ?? (yield* stat(dir));
+      dirStat = taken?.dir ?? (yield* statOf(dir));
     } catch (e) {
       // As when the listing fails: this scan cannot vouch for the directory.
       return unreadableDir(dir, e);
     }
-    dirSig = trusted(ctx, dirStat);
-    const holds = listingHolds(prev, dirStat, dirSig);
+    dirTrusted = trusted(ctx, dirStat);
+    const holds = listingHolds(prev, dirStat, dirTrusted);
     if (holds === HOLDS) ({ listing, listedAfter } = prev);
     else if (holds === IF_MANIFEST_HOLDS) {
-      fileSeen = taken?.file !== undefined ? taken.file.sig === prev.fileSig : yield* unchangedManifest(prev);
+      fileSeen =
+        taken?.file !== undefined ? sameStat(taken.file, prev.fileStat) : yield* unchangedManifest(prev);
       if (fileSeen) ({ listing, listedAfter } = prev);
     }
   }
@@ -176,21 +183,34 @@ export function* inspect(
   }
   const { chosen } = listing;
   if (chosen === undefined)
-    return keep(ctx, dir, prev, { dirSig, listing, fileSig: "", item: undefined, listedAfter });
+    return keep(ctx, dir, prev, {
+      dirStat: dirTrusted,
+      listing,
+      fileStat: undefined,
+      item: undefined,
+      listedAfter,
+    });
   const file = child(dir, chosen.name);
-  let fileSig = "";
-  let sig = "";
+  let fileStat: Stat | undefined;
+  let stat: Stat | undefined;
+  let revision = 0;
   let real = "";
   let outcome: ManifestOutcome | undefined;
   try {
     if (checkable(prev) && prev.item.path === file && fileSeen !== false) {
       const before = prev.item;
-      if (fileSeen || (taken?.file ?? (yield* stat(file))).sig === prev.fileSig) {
+      if (fileSeen || sameStat(taken?.file ?? (yield* statOf(file)), prev.fileStat)) {
         // Same listing, same file: the very same candidate, which lets the registry skip the merge.
         if (listing === prev.listing)
-          return keep(ctx, dir, prev, { dirSig, listing, fileSig: prev.fileSig, item: before, listedAfter });
-        ({ sig, outcome, real } = before);
-        fileSig = prev.fileSig;
+          return keep(ctx, dir, prev, {
+            dirStat: dirTrusted,
+            listing,
+            fileStat: prev.fileStat,
+            item: before,
+            listedAfter,
+          });
+        ({ stat, revision, outcome, real } = before);
+        fileStat = prev.fileStat;
       }
     }
     if (outcome === undefined) {
@@ -198,12 +218,12 @@ export function* inspect(
       const op = { op: "readManifest", path: file, noFollow, listed, known: ctx.read } as const;
       const read = (yield op) as ManifestRead;
       outcome = outcomeOf(ctx, read);
-      sig = sigOf(read);
-      fileSig = trustedSigOf(ctx, read);
-      if (sig !== "") {
+      stat = statOfRead(read);
+      fileStat = stat === undefined ? undefined : trusted(ctx, stat);
+      if (stat !== undefined) {
         if (outcome.ok)
           real = knownReal !== "" ? knownReal : ((yield { op: "realpath", path: dir }) as string);
-        sig = revised(prev?.item, sig, outcome);
+        revision = revised(prev?.item, stat, outcome);
       }
     }
   } catch (e) {
@@ -211,8 +231,8 @@ export function* inspect(
     if (failed.kind === "warning") return failed;
     outcome = failed.outcome;
   }
-  const item = candidate(name, dir, file, sig, real, outcome, listing.warnings);
-  return keep(ctx, dir, prev, { dirSig, listing, fileSig, item, listedAfter });
+  const item = candidate(name, dir, file, stat, revision, real, outcome, listing.warnings);
+  return keep(ctx, dir, prev, { dirStat: dirTrusted, listing, fileStat, item, listedAfter });
 }
 
 /**
@@ -235,9 +255,9 @@ export function inspectListed(
   const after = ctx.after;
   if (chosen === undefined)
     return keep(ctx, dir, undefined, {
-      dirSig: "",
+      dirStat: undefined,
       listing,
-      fileSig: "",
+      fileStat: undefined,
       item: undefined,
       listedAfter: after,
     });
@@ -250,18 +270,19 @@ export function inspectListed(
     return { kind: "failed", task: failedItem(ctx, name, dir, file, listing, e) };
   }
   const outcome = outcomeOf(ctx, got);
-  const sig = sigOf(got);
-  const fileSig = trustedSigOf(ctx, got);
+  const stat = statOfRead(got);
+  const fileStat = stat === undefined ? undefined : trusted(ctx, stat);
   const item = candidate(
     name,
     dir,
     file,
-    sig,
-    sig !== "" && outcome.ok ? real : "",
+    stat,
+    0,
+    stat !== undefined && outcome.ok ? real : "",
     outcome,
     listing.warnings,
   );
-  return keep(ctx, dir, undefined, { dirSig: "", listing, fileSig, item, listedAfter: after });
+  return keep(ctx, dir, undefined, { dirStat: undefined, listing, fileStat, item, listedAfter: after });
 }
 
 /** {@link inspectListed}'s end when the read threw: what {@link inspect} makes of the same failure. */
@@ -280,29 +301,32 @@ function* failedItem(
     e,
   );
   if (failed.kind === "warning") return failed;
-  const item = candidate(name, dir, file, "", "", failed.outcome, listing.warnings);
-  return keep(ctx, dir, undefined, { dirSig: "", listing, fileSig: "", item, listedAfter: ctx.after });
+  const item = candidate(name, dir, file, undefined, 0, "", failed.outcome, listing.warnings);
+  return keep(ctx, dir, undefined, {
+    dirStat: undefined,
+    listing,
+    fileStat: undefined,
+    item,
+    listedAfter: ctx.after,
+  });
 }
 
-/** What the scan makes of a manifest read just now, or refused (then its signature is ""). */
+/** What the scan makes of a manifest read just now, or refused (then it has no signature). */
 function outcomeOf(ctx: Context, read: ManifestRead): ManifestOutcome {
   if (read.kind === "not_regular")
     return { ok: false, problem: "file", message: `is ${read.what}, not a regular file` };
   if (read.kind === "too_large")
     return { ok: false, problem: "file", message: `is ${read.size} bytes, over the ${LIMIT} limit` };
   // "known" only for a signature this scan's map holds: the same file, read through another path.
-  if (read.kind === "known") return ctx.read.get(read.stat.sig) as ManifestOutcome;
+  if (read.kind === "known") return (ctx.read.get(read.stat.ino) as { outcome: ManifestOutcome }).outcome;
   const outcome = parseManifest(read.bytes, !ctx.config.strict);
-  ctx.read.set(read.stat.sig, outcome);
+  ctx.read.set(read.stat.ino, { stat: read.stat, outcome });
   return outcome;
 }
 
-/** The signature of a manifest read (raw: whatever its age), "" for a refused one. */
-const sigOf = (read: ManifestRead) => (read.kind === "ok" || read.kind === "known" ? read.stat.sig : "");
-
-/** The signature of a manifest read that the next scan may trust: "" when refused or changed too recently. */
-const trustedSigOf = (ctx: Context, read: ManifestRead) =>
-  read.kind === "ok" || read.kind === "known" ? trusted(ctx, read.stat) : "";
+/** The signature of a manifest read (whatever its age); undefined for a refused one. */
+const statOfRead = (read: ManifestRead) =>
+  read.kind === "ok" || read.kind === "known" ? read.stat : undefined;
 
 /**
  * A manifest whose read threw errno `e`: gone (or a dangling or looping link) is a warning item, the
@@ -342,18 +366,15 @@ function* readFailed(
 }
 
 /**
- * The signature a candidate read with raw signature `sig` keeps. A re-read under the last read's
- * signature happens when that read could not be trusted (the file changed within its timestamps'
- * granularity): the same content keeps the last signature; other content, as a same-size edit within a
- * second gives on a coarse file system, gets one of its own, so that its catalog entry's key, the
- * search index and `refresh()`'s `changed` see the edit.
+ * The revision a candidate read under signature `stat` gets. A re-read under the last read's signature
+ * happens when that read could not be trusted (the file changed within its timestamps' granularity):
+ * the same content keeps the last revision; other content, as a same-size edit within a second gives
+ * on a coarse file system, gets the next, so that its catalog entry, the search index and `refresh()`'s
+ * `changed` see the edit. The signature names the file too (device and inode): another file never matches.
  */
-function revised(last: Candidate | undefined, sig: string, outcome: ManifestOutcome): string {
-  // The raw signature names the file too (device and inode): another file never matches.
-  if (last === undefined) return sig;
-  const [raw, revision = "0"] = last.sig.split("#");
-  if (raw !== sig) return sig;
-  return sameOutcome(last.outcome, outcome) ? last.sig : `${sig}#${Number(revision) + 1}`;
+function revised(last: Candidate | undefined, stat: Stat, outcome: ManifestOutcome): number {
+  if (last === undefined || !sameStat(last.stat, stat)) return 0;
+  return sameOutcome(last.outcome, outcome) ? last.revision : last.revision + 1;
 }
 
 /** The warning for a skill directory that cannot be listed or stat'ed: this scan cannot vouch for it. */
@@ -362,12 +383,12 @@ export function unreadableDir(dir: string, e: unknown): ScanItem {
 }
 
 /**
- * Whether `prev` holds a candidate read with a signature a stat can check. A memo's fileSig is not ""
- * only when its item came from reading the manifest (or was carried over with that fileSig), so the
- * item is there.
+ * Whether `prev` holds a candidate read with a signature a stat can check. A memo has a fileStat only
+ * when its item came from reading the manifest (or was carried over with that fileStat), so the item
+ * is there.
  */
 export function checkable(prev: DirMemo | undefined): prev is DirMemo & { readonly item: Candidate } {
-  return prev !== undefined && prev.fileSig !== "";
+  return prev !== undefined && prev.fileStat !== undefined;
 }
 
 /**
@@ -377,7 +398,7 @@ export function checkable(prev: DirMemo | undefined): prev is DirMemo & { readon
 function* unchangedManifest(prev: DirMemo): FsTask<boolean | undefined> {
   if (!checkable(prev)) return undefined;
   try {
-    return (yield* stat(prev.item.path)).sig === prev.fileSig;
+    return sameStat(yield* statOf(prev.item.path), prev.fileStat);
   } catch (e) {
     // The listing is taken again and meets what became of the file; the manifest's own stat, below,
     // reports an error that stays.
@@ -388,12 +409,12 @@ function* unchangedManifest(prev: DirMemo): FsTask<boolean | undefined> {
 
 /** Remember what `dir` gave for the next scan (the previous memo itself when nothing changed); gives its item. */
 function keep(ctx: Context, dir: string, prev: DirMemo | undefined, memo: DirMemo): Candidate | undefined {
-  // The same item means the same listing and fileSig: a candidate is carried over (with its fileSig)
+  // The same item means the same listing and fileStat: a candidate is carried over (with its fileStat)
   // only when its listing is the same object, and no item means no manifest: the shared NO_MANIFEST
-  // listing and fileSig "".
+  // listing and no fileStat.
   const same =
     prev !== undefined &&
-    prev.dirSig === memo.dirSig &&
+    sameTrusted(prev.dirStat, memo.dirStat) &&
     prev.item === memo.item &&
     prev.listedAfter === memo.listedAfter;
   ctx.next.dirs.set(dir, same ? prev : memo);
@@ -404,7 +425,8 @@ function candidate(
   name: string,
   dir: string,
   file: string,
-  sig: string,
+  stat: Stat | undefined,
+  revision: number,
   real: string,
   outcome: ManifestOutcome,
   listed: readonly SkillWarning[],
@@ -416,7 +438,8 @@ function candidate(
     dirName: name,
     dir,
     path: file,
-    sig,
+    stat,
+    revision,
     real,
     outcome,
     warnings: own ? [...listed, ...notes(name, file, outcome)] : listed,

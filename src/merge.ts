@@ -1,5 +1,6 @@
 // Per-root findings → one catalog: in-root dedupe, last-root-wins override, and every candidate's verdict.
 import { printable, SkillError } from "./errors.js";
+import { type Stat, sameStat, sigText } from "./fsx.js";
 import type { Candidate, ScanItem } from "./scan.js";
 import { located, type ManifestOutcome } from "./skill.js";
 import type { CandidateVerdict, SkillCandidate, SkillConfig, SkillInfo, SkillWarning } from "./types.js";
@@ -16,20 +17,22 @@ export interface CatalogEntry {
 }
 
 /**
- * Whether two entries serve the same file: the same root, manifest path and file signature. Drives
- * `refresh`'s `changed`; a string key (see {@link entryKey}) is made only where one is needed.
+ * Whether two entries serve the same file: the same root, manifest path, file signature and revision.
+ * Drives `refresh`'s `changed`; a string key (see {@link entryKey}) is made only where one is needed.
  */
 export function sameEntry(a: CatalogEntry, b: CatalogEntry): boolean {
+  const x = a.candidate;
+  const y = b.candidate;
   return (
-    a.rootIndex === b.rootIndex &&
-    a.candidate.path === b.candidate.path &&
-    a.candidate.sig === b.candidate.sig
+    a.rootIndex === b.rootIndex && x.path === y.path && sameStat(x.stat, y.stat) && x.revision === y.revision
   );
 }
 
 /** {@link sameEntry} as a string, for maps keyed by it (the search index's reuse of analyses). */
 export function entryKey(e: CatalogEntry): string {
-  return [e.rootIndex, e.candidate.path, e.candidate.sig].join("\0");
+  const { path, stat, revision } = e.candidate;
+  // A winner always has a signature: it was read.
+  return [e.rootIndex, path, sigText(stat as Stat), revision].join("\0");
 }
 
 /** The merged catalog. */

@@ -14,6 +14,7 @@ import {
   runAsync,
   runSync,
   type Stat,
+  sameStat,
   spent,
   stat,
   statInPool,
@@ -63,21 +64,21 @@ export interface Scan {
 function* listRoot(ctx: Context, root: SkillRoot): FsTask<readonly Slot[]> {
   const follow = ctx.config.followSymlinks;
   const prev = ctx.previous.roots.get(root.path);
-  if (prev !== undefined && unhintedRoot(ctx, root.path, prev.sig)) {
+  if (prev !== undefined && unhintedRoot(ctx, root.path, prev.stat)) {
     // A watcher saw nothing change here since the last scan, which could vouch for the listing.
     ctx.next.roots.set(root.path, prev);
     return prev.slots;
   }
-  let sig = "";
+  let rootStat: Stat | undefined;
   let unsure: string | undefined;
   try {
     // Taken at the first scan too (one stat a root), so the first refresh can reuse the listing.
-    sig = trusted(ctx, yield* stat(root.path));
+    rootStat = trusted(ctx, yield* stat(root.path));
   } catch (e) {
     // Listed again below; if that fails too, the listing's error is the one reported.
     unsure = fsCode(e);
   }
-  const same = prev !== undefined && sig !== "" && sig === prev.sig;
+  const same = prev !== undefined && sameStat(rootStat, prev.stat);
   if (same && !prev.links) {
     ctx.next.roots.set(root.path, prev);
     return prev.slots;
@@ -135,7 +136,7 @@ function* listRoot(ctx: Context, root: SkillRoot): FsTask<readonly Slot[]> {
     }
   }
   // The entries are read again only when some are symlinks (whose slots are made anew): else not kept.
-  ctx.next.roots.set(root.path, { sig, entries: links ? entries : [], slots, links });
+  ctx.next.roots.set(root.path, { stat: rootStat, entries: links ? entries : [], slots, links });
   if (unsure === undefined) return slots;
   const message = `root ${root.path} cannot be checked for changes (${unsure}); listed again`;
   return [warn("unreadable", message, root.path), ...slots];
@@ -190,8 +191,8 @@ export function scanSync(config: SkillConfig, previous: ScanCache = NO_CACHE): S
     } catch (e) {
       return unreadableDir(dir, e);
     }
-    const dirSig = trusted(ctx, dirStat);
-    if (listingHolds(prev, dirStat, dirSig) === CHANGED)
+    const dirTrusted = trusted(ctx, dirStat);
+    if (listingHolds(prev, dirStat, dirTrusted) === CHANGED)
       return runSync(inspect(ctx, name, dir, real, { dir: dirStat }));
     let fileStat: Stat;
     try {
@@ -200,9 +201,9 @@ export function scanSync(config: SkillConfig, previous: ScanCache = NO_CACHE): S
       // The generator meets the same failure and tells it.
       return runSync(inspect(ctx, name, dir, real, { dir: dirStat }));
     }
-    if (fileStat.sig !== prev.fileSig)
+    if (!sameStat(fileStat, prev.fileStat))
       return runSync(inspect(ctx, name, dir, real, { dir: dirStat, file: fileStat }));
-    return unchanged(ctx, dir, prev, dirSig);
+    return unchanged(ctx, dir, prev, dirTrusted);
   };
   const roots = config.roots.map((root) => {
     const items: ScanItem[] = [];
@@ -270,8 +271,8 @@ export async function scanAsync(config: SkillConfig, previous: ScanCache, hint?:
     } catch (e) {
       return unreadableDir(dir, e);
     }
-    const dirSig = trusted(ctx, dirStat);
-    if (listingHolds(prev, dirStat, dirSig) === CHANGED)
+    const dirTrusted = trusted(ctx, dirStat);
+    if (listingHolds(prev, dirStat, dirTrusted) === CHANGED)
       return await runAsync(inspect(ctx, name, dir, real, { dir: dirStat }));
     let fileStat: Stat;
     try {
@@ -279,9 +280,9 @@ export async function scanAsync(config: SkillConfig, previous: ScanCache, hint?:
     } catch {
       return await runAsync(inspect(ctx, name, dir, real, { dir: dirStat }));
     }
-    if (fileStat.sig !== prev.fileSig)
+    if (!sameStat(fileStat, prev.fileStat))
       return await runAsync(inspect(ctx, name, dir, real, { dir: dirStat, file: fileStat }));
-    return unchanged(ctx, dir, prev, dirSig);
+    return unchanged(ctx, dir, prev, dirTrusted);
   };
   let nextJob = 0;
   const worker = async () => {

@@ -1,7 +1,7 @@
 // The scan's records and its cache: what one scan found per root and directory, and the memo that lets
 // the next scan skip what did not change. Types and the scan context only, shared by scan.ts and inspect.ts.
 import * as path from "node:path";
-import type { DirEntry, Stat } from "./fsx.js";
+import { type DirEntry, type Stat, sameStat } from "./fsx.js";
 import type { ManifestOutcome } from "./skill.js";
 import type { SkillConfig, SkillWarning } from "./types.js";
 
@@ -12,8 +12,14 @@ export interface Candidate {
   readonly dirName: string;
   readonly dir: string;
   readonly path: string;
-  /** File signature of the manifest read; "" when it could not be read. */
-  readonly sig: string;
+  /** The manifest's signature when it was read (whatever its age); undefined when it could not be read. */
+  readonly stat: Stat | undefined;
+  /**
+   * Bumped when the file was read again under the very signature of the last read (a change within
+   * its timestamps' granularity) and gave other content: so that the catalog entry, the search index
+   * and `refresh()`'s `changed` see the edit. 0 otherwise.
+   */
+  readonly revision: number;
   /**
    * The directory's real path when the manifest was read (valid candidates only, else ""): the base
    * that confines its resources, so that re-pointing the directory later cannot move it.
@@ -36,11 +42,11 @@ export interface Listing {
 
 /** What a skill directory gave at a scan, reused by the next while its signatures are unchanged. */
 export interface DirMemo {
-  /** The directory's signature when its listing was taken; "" when it changed too recently to vouch for. */
-  readonly dirSig: string;
+  /** The directory's signature when its listing was taken; undefined when not taken or too recent to vouch for. */
+  readonly dirStat: Stat | undefined;
   readonly listing: Listing;
-  /** The manifest's signature when `item` came from reading it; "" when it must be read again. */
-  readonly fileSig: string;
+  /** The manifest's signature when `item` came from reading it; undefined when it must be read again. */
+  readonly fileStat: Stat | undefined;
   readonly item: Candidate | undefined;
   /** The `after` instants of the scan that took `listing`: a directory not changed since still has it. */
   readonly listedAfter: readonly [number, number];
@@ -80,10 +86,11 @@ export interface Context {
   /** Signatures of changes after these instants (ms) are not trusted: [fine-grained, whole-second] timestamps. */
   readonly after: readonly [number, number];
   /**
-   * What each manifest file read by this scan gave, by its signature: a file behind several paths
-   * (symlinks, hard links) is read and parsed once a scan. 1,000 links to one 1 MiB manifest held 1 GB.
+   * What each manifest file read by this scan gave, by inode, with the signature it was read under: a
+   * file behind several paths (symlinks, hard links) is read and parsed once a scan. 1,000 links to one
+   * 1 MiB manifest held 1 GB.
    */
-  readonly read: Map<string, ManifestOutcome>;
+  readonly read: Map<number, { readonly stat: Stat; readonly outcome: ManifestOutcome }>;
 }
 
 /** The state of a scan that starts now. */
@@ -101,15 +108,19 @@ export function unhinted(ctx: Context, dir: string): { readonly item: Candidate 
   const { hint } = ctx;
   if (hint === undefined || hint.dirs.has(dir) || hint.wholeRoots.has(path.dirname(dir))) return false;
   const prev = ctx.previous.dirs.get(dir);
-  if (prev === undefined || prev.dirSig === "" || (prev.listing.chosen !== undefined && prev.fileSig === ""))
+  if (
+    prev === undefined ||
+    prev.dirStat === undefined ||
+    (prev.listing.chosen !== undefined && prev.fileStat === undefined)
+  )
     return false;
   ctx.next.dirs.set(dir, prev);
   return prev;
 }
 
-/** Whether a hint lets a root's last listing (taken with signature `sig`) be used without a look. */
-export function unhintedRoot(ctx: Context, root: string, sig: string): boolean {
-  return ctx.hint !== undefined && !ctx.hint.roots.has(root) && sig !== "";
+/** Whether a hint lets a root's last listing (taken with signature `stat`) be used without a look. */
+export function unhintedRoot(ctx: Context, root: string, stat: Stat | undefined): boolean {
+  return ctx.hint !== undefined && !ctx.hint.roots.has(root) && stat !== undefined;
 }
 
 /**
@@ -117,19 +128,23 @@ export function unhintedRoot(ctx: Context, root: string, sig: string): boolean {
  * was (the "racy" case), so a signature that recent is not trusted: the next scan reads again.
  * Timestamps in whole seconds mean a coarse file system (FAT, HFS+, some network mounts).
  */
-export function trusted(ctx: Context, st: Stat): string {
-  return settled(ctx.after, st) ? st.sig : "";
+export function trusted(ctx: Context, st: Stat): Stat | undefined {
+  return settled(ctx.after, st) ? st : undefined;
 }
 
 /** Whether `st` shows no change after the `after` instants of a scan (see {@link trusted}). */
 export function settled(after: readonly [number, number], st: Stat): boolean {
-  return st.changed <= after[st.changed % 1000 === 0 ? 1 : 0];
+  const changed = Math.max(st.mtimeMs, st.ctimeMs);
+  return changed <= after[changed % 1000 === 0 ? 1 : 0];
 }
+
+/** Whether two trusted signatures (undefined: none) are the same: both none, or the same file state. */
+export const sameTrusted = (a: Stat | undefined, b: Stat | undefined): boolean => a === b || sameStat(a, b);
 
 /** What a root's listing gave at a scan, reused by the next while the root's signature is unchanged. */
 interface RootMemo {
-  /** The root's signature when it was listed; "" when it changed too recently to vouch for. */
-  readonly sig: string;
+  /** The root's signature when it was listed; undefined when it changed too recently to vouch for. */
+  readonly stat: Stat | undefined;
   /** The listing's entries when some are symlinks (`links`), for the next scan to resolve again; else none. */
   readonly entries: readonly DirEntry[];
   /** What the entries gave, reusable as they are when no entry is a symlink (whose target may change). */

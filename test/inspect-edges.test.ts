@@ -228,8 +228,14 @@ describe("what a read gives", () => {
     const { item, memo, after } = scan(dir);
     const c = candidate(item);
     expect(c.outcome).toEqual({ ok: false, problem: "file", message: "is a directory, not a regular file" });
-    expect([c.sig, c.real]).toEqual(["", ""]);
-    expect(memo).toEqual({ dirSig: "", listing: memo?.listing, fileSig: "", item: c, listedAfter: after });
+    expect([c.stat, c.revision, c.real]).toEqual([undefined, 0, ""]);
+    expect(memo).toEqual({
+      dirStat: undefined,
+      listing: memo?.listing,
+      fileStat: undefined,
+      item: c,
+      listedAfter: after,
+    });
   });
 
   test("a manifest that cannot be opened (EACCES) becomes a file problem with the errno in its message", () => {
@@ -238,7 +244,7 @@ describe("what a read gives", () => {
     const { item, memo } = scan(dir);
     const c = candidate(item);
     expect(c.outcome).toEqual({ ok: false, problem: "file", message: "cannot be read (EACCES)" });
-    expect([c.sig, c.real, memo?.fileSig]).toEqual(["", "", ""]);
+    expect([c.stat, c.real, memo?.fileStat]).toEqual([undefined, "", undefined]);
   });
 
   test("a bug (not an errno error) in the lstat after a manifest vanished surfaces", () => {
@@ -298,9 +304,11 @@ describe("the memo and the next scan", () => {
     const dir = skillDir({ "SKILL.md": skill("demo", "First.") });
     const first = scan(dir, { after: untrusted });
     const read = first.item as Candidate;
-    expect(first.memo?.fileSig).toBe("");
-    // The same content under the same signature keeps it: the catalog entry's key, and `changed`, stay.
-    expect((scan(dir, { previous: first.next, after: untrusted }).item as Candidate).sig).toBe(read.sig);
+    expect(first.memo?.fileStat).toBeUndefined();
+    expect([read.stat?.ino, read.revision]).toEqual([fs.statSync(path.join(dir, "SKILL.md")).ino, 0]);
+    // The same content under the same signature keeps its revision: the catalog entry, and `changed`, stay.
+    const same = scan(dir, { previous: first.next, after: untrusted }).item as Candidate;
+    expect([same.stat, same.revision]).toEqual([read.stat, 0]);
     // A coarse file system gives a same-size edit within its granularity the very same signature:
     // a last read of other content under this signature stands for it.
     const other = parseManifest(Buffer.from(skill("demo", "Other.")), true);
@@ -310,10 +318,15 @@ describe("the memo and the next scan", () => {
       roots: new Map(),
     };
     const again = scan(dir, { previous, after: untrusted }).item as Candidate;
-    expect(again.sig).not.toBe(read.sig);
-    expect(again.sig.startsWith(`${read.sig}#`)).toBe(true);
+    expect(again.stat).toEqual(read.stat);
     // The revision counts on from the last one's, so it always differs from it.
-    expect(again.sig).toBe(`${read.sig}#1`);
+    expect(again.revision).toBe(1);
+    const bumped = { ...memo, item: { ...again, outcome: other } };
+    const twice = scan(dir, {
+      previous: { dirs: new Map([[dir, bumped]]), roots: new Map() },
+      after: untrusted,
+    });
+    expect((twice.item as Candidate).revision).toBe(2);
     // Other body alone, or the same fields read only after the repair, are other content too.
     const repaired = { ...read.outcome, repaired: true } as Candidate["outcome"];
     for (const outcome of [
@@ -325,29 +338,32 @@ describe("the memo and the next scan", () => {
         previous: { dirs: new Map([[dir, { ...memo, item: differs }]]), roots: new Map() },
         after: untrusted,
       });
-      expect((got.item as Candidate).sig.startsWith(`${read.sig}#`)).toBe(true);
+      expect((got.item as Candidate).revision).toBe(1);
     }
     // And the next read of that content keeps the new one.
     const next = scan(dir, {
       previous: { dirs: new Map([[dir, { ...memo, item: again }]]), roots: new Map() },
       after: untrusted,
     });
-    expect((next.item as Candidate).sig).toBe(again.sig);
+    expect((next.item as Candidate).revision).toBe(again.revision);
     // A file touched since (a new raw signature) takes it, whatever the content.
     fs.utimesSync(path.join(dir, "SKILL.md"), new Date(2_000_000_000_000), new Date(2_000_000_000_000));
-    const touched = scan(dir, { previous: first.next, after: untrusted }).item as Candidate;
-    expect(touched.sig).not.toBe(read.sig);
-    expect(touched.sig.includes("#")).toBe(false);
+    const touched = scan(dir, {
+      previous: { dirs: new Map([[dir, { ...memo, item: again }]]), roots: new Map() },
+      after: untrusted,
+    }).item as Candidate;
+    expect(touched.stat?.mtimeMs).toBe(2_000_000_000_000);
+    expect(touched.revision).toBe(0);
   });
 
-  test('a directory without a manifest: its memo has no item and fileSig ""', () => {
+  test("a directory without a manifest: its memo has no item and no manifest signature", () => {
     const dir = skillDir({ "README.md": "no manifest" });
     const { item, memo, after } = scan(dir);
     expect(item).toBeUndefined();
     expect(memo).toEqual({
-      dirSig: "",
+      dirStat: undefined,
       listing: { chosen: undefined, warnings: [] },
-      fileSig: "",
+      fileStat: undefined,
       item: undefined,
       listedAfter: after,
     });
@@ -375,7 +391,7 @@ describe("the memo and the next scan", () => {
     const dir = skillDir({ "SKILL.md": skill("demo") });
     const file = path.join(dir, "SKILL.md");
     const first = scan(dir);
-    expect(first.memo?.dirSig).toBe("");
+    expect(first.memo?.dirStat).toBeUndefined();
     let second: Scan | undefined;
     const calls = traced(() => {
       second = scan(dir, { previous: first.next });
@@ -385,7 +401,18 @@ describe("the memo and the next scan", () => {
       ["stat", file],
     ]);
     expect(second?.item).toBe(first.item);
-    expect(second?.memo).toEqual({ ...first.memo, dirSig: expect.stringMatching(/^\d+:\d+:\d+:/) });
+    const dirStat = fs.statSync(dir);
+    expect(second?.memo).toEqual({
+      ...first.memo,
+      dirStat: {
+        type: "dir",
+        dev: dirStat.dev,
+        ino: dirStat.ino,
+        size: dirStat.size,
+        mtimeMs: dirStat.mtimeMs,
+        ctimeMs: dirStat.ctimeMs,
+      },
+    });
     // Nothing changed at the next: the very memo is kept.
     const third = scan(dir, { previous: second?.next });
     expect(third.item).toBe(first.item);
@@ -396,7 +423,7 @@ describe("the memo and the next scan", () => {
     const dir = skillDir({ "SKILL.md": skill("demo") });
     const first = scan(dir);
     const second = scan(dir, { previous: first.next });
-    expect(second.memo?.dirSig).not.toBe("");
+    expect(second.memo?.dirStat).toBeDefined();
     writeTree({ "Skill.md": skill("other") }, dir);
     changedLater(dir);
     const third = scan(dir, { previous: second.next });
@@ -408,7 +435,7 @@ describe("the memo and the next scan", () => {
     const file = path.join(dir, "SKILL.md");
     changedLater(file);
     const first = scan(dir);
-    expect(first.memo?.fileSig).toBe("");
+    expect(first.memo?.fileStat).toBeUndefined();
     // The directory is settled, so its listing could be reused; but not with an unchecked manifest.
     let second: Scan | undefined;
     const calls = traced(() => {
@@ -458,8 +485,8 @@ describe("the memo and the next scan", () => {
     const [a, b] = [candidate(first.item), candidate(second?.item)];
     expect(b).not.toBe(a);
     expect(b.outcome).toBe(a.outcome);
-    expect([b.sig, b.real]).toEqual([a.sig, a.real]);
-    expect(second?.memo?.fileSig).toBe(first.memo?.fileSig);
+    expect([b.stat, b.revision, b.real]).toEqual([a.stat, a.revision, a.real]);
+    expect(second?.memo?.fileStat).toBe(first.memo?.fileStat);
   });
 
   test("a lone SKILL.md listed again (symlinks not followed) gives the very same candidate", () => {
@@ -484,7 +511,7 @@ describe("the memo and the next scan", () => {
     expect(c).not.toBe(second.item);
     expect(c.outcome.ok && c.outcome.fields.description).toBe("A longer description than before.");
     expect(third.memo?.item).toBe(c);
-    expect(third.memo?.dirSig).toBe(second.memo?.dirSig);
+    expect(third.memo?.dirStat).toEqual(second.memo?.dirStat);
   });
 
   test("a bug (not an errno error) in the check of the previous manifest surfaces", () => {

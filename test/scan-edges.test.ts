@@ -62,7 +62,7 @@ describe("a watcher's hint", () => {
     // The second scan takes the directories' signatures, which the first does not.
     const last = scanSync(config, scanSync(config).cache);
     expect(shown(last.roots[0] ?? [])).toEqual(["a: First.", "b: The b skill."]);
-    expect(last.cache.dirs.get(path.join(hinted, "a"))?.dirSig).not.toBe("");
+    expect(last.cache.dirs.get(path.join(hinted, "a"))?.dirStat).toBeDefined();
     // Changes no event reported: a's manifest, a manifest in n, a new skill c.
     const changes: Tree = {
       "a/SKILL.md": skill("a", "Second."),

@@ -13,6 +13,7 @@ import {
   type ScanCache,
   type ScanHint,
   settled,
+  trusted,
   unhinted,
   unhintedRoot,
 } from "../src/scancache.js";
@@ -29,11 +30,14 @@ function hint(roots: string[] = [], dirs: string[] = [], wholeRoots: string[] = 
 const item = { kind: "candidate", dirName: "a", dir: DIR, path: path.join(DIR, "SKILL.md") } as Candidate;
 
 /** What a scan remembers of DIR: by default a trusted listing with SKILL.md and a trusted manifest. */
+/** A signature: device 1, the given inode, its size and times. */
+const sig = (ino: number, t = 5): Stat => ({ type: "file", dev: 1, ino, size: 3, mtimeMs: t, ctimeMs: t });
+
 function memo(over: Partial<DirMemo> = {}): DirMemo {
   return {
-    dirSig: "1:2:3:4:5",
+    dirStat: sig(2),
     listing: { chosen: { name: "SKILL.md", symlink: undefined }, warnings: [] },
-    fileSig: "1:6:7:8:9",
+    fileStat: sig(6),
     item,
     listedAfter: [0, 0],
     ...over,
@@ -54,7 +58,7 @@ describe("unhinted: a skill directory taken from the last scan", () => {
   });
 
   test("so is one without a manifest, whose empty manifest signature says nothing", () => {
-    const m = memo({ listing: { chosen: undefined, warnings: [] }, fileSig: "", item: undefined });
+    const m = memo({ listing: { chosen: undefined, warnings: [] }, fileStat: undefined, item: undefined });
     const ctx = ctxWith(m, hint());
     expect(unhinted(ctx, DIR)).toBe(m);
     expect(ctx.next.dirs.get(DIR)).toBe(m);
@@ -65,8 +69,8 @@ describe("unhinted: a skill directory taken from the last scan", () => {
     ["the hint names the directory", memo(), hint([], [DIR])],
     ["the hint names its root as a whole", memo(), hint([], [], [ROOT])],
     ["the last scan did not see it", undefined, hint()],
-    ["the last scan's listing was too recent to vouch for", memo({ dirSig: "" }), hint()],
-    ["the last scan's manifest was too recent to vouch for", memo({ fileSig: "" }), hint()],
+    ["the last scan's listing was too recent to vouch for", memo({ dirStat: undefined }), hint()],
+    ["the last scan's manifest was too recent to vouch for", memo({ fileStat: undefined }), hint()],
   ])("it must be inspected when %s", (_, m, h) => {
     const ctx = ctxWith(m, h);
     expect(unhinted(ctx, DIR)).toBe(false);
@@ -76,20 +80,22 @@ describe("unhinted: a skill directory taken from the last scan", () => {
 
 describe("unhintedRoot: a root's listing taken from the last scan", () => {
   test("a root the hint does not name, with a trusted signature, is not listed again", () => {
-    expect(unhintedRoot(context(config, NO_CACHE, hint([path.join(ROOT, "other")])), ROOT, "1:2")).toBe(true);
+    expect(unhintedRoot(context(config, NO_CACHE, hint([path.join(ROOT, "other")])), ROOT, sig(2))).toBe(
+      true,
+    );
   });
 
   test.each([
-    ["there is no hint", undefined, "1:2"],
-    ["the hint names the root", hint([ROOT]), "1:2"],
-    ["its signature was too recent to trust", hint(), ""],
-  ])("it is listed again when %s", (_, h, sig) => {
-    expect(unhintedRoot(context(config, NO_CACHE, h), ROOT, sig)).toBe(false);
+    ["there is no hint", undefined, sig(2)],
+    ["the hint names the root", hint([ROOT]), sig(2)],
+    ["its signature was too recent to trust", hint(), undefined],
+  ])("it is listed again when %s", (_, h, st) => {
+    expect(unhintedRoot(context(config, NO_CACHE, h), ROOT, st)).toBe(false);
   });
 });
 
 describe("settled: how old a change must be to trust a signature", () => {
-  const at = (changed: number): Stat => ({ type: "file", sig: "s", changed });
+  const at = (changed: number): Stat => sig(1, changed);
 
   test("fine-grained timestamps are judged by the first instant, up to and including it", () => {
     expect(settled([1001, 0], at(1001))).toBe(true);
@@ -101,6 +107,20 @@ describe("settled: how old a change must be to trust a signature", () => {
   test("whole-second timestamps are judged by the second instant, up to and including it", () => {
     expect(settled([0, 2000], at(2000))).toBe(true);
     expect(settled([5000, 1999], at(2000))).toBe(false);
+  });
+
+  test("the later of mtime and ctime is the change judged, whichever it is", () => {
+    const st = (mtimeMs: number, ctimeMs: number): Stat => ({ ...sig(1), mtimeMs, ctimeMs });
+    expect(settled([1001, 0], st(1001, 1002.5))).toBe(false);
+    expect(settled([1001, 0], st(1002.5, 1001))).toBe(false);
+    expect(settled([1001, 0], st(1000.5, 1001))).toBe(true);
+  });
+
+  test("trusted gives the very stat when settled, else none", () => {
+    const ctx = context(config, NO_CACHE);
+    const old = sig(1, ctx.after[0] - 1);
+    expect(trusted(ctx, old)).toBe(old);
+    expect(trusted(ctx, sig(1, ctx.after[0] + 1))).toBeUndefined();
   });
 
   test("a scan's instants are 100 ms and 2 s before it starts", () => {
