@@ -1,5 +1,7 @@
 // The fast path's flow collections and quoted scalars, read in place in the frontmatter text.
+import { rejects } from "./fastreject.js";
 import {
+  DECLINE,
   decline,
   find,
   isPlainKey,
@@ -38,12 +40,20 @@ export function flowText(text: string): void {
  * `indent`. With `lines`, a collection may run on over the lines below that are indented deeper than
  * `indent`, as real manifests write JSON metadata; it must then end its last line. A line break is white
  * space between tokens; no scalar may run over one (yaml would fold it), and a comment within declines.
+ * A `top` value (a top-level key's) that declines is {@link YAML_ERROR} when `yaml` certainly rejects it.
  * Sets {@link flowNext}.
  */
-export function flowValue(p: number, indent: number, depth: number, lines: boolean): unknown {
+export function flowValue(p: number, indent: number, depth: number, lines: boolean, top: boolean): unknown {
   region = lines ? indent : -1;
   crossed = false;
-  const value = node(p, depth + 1);
+  let value: unknown;
+  try {
+    value = node(p, depth + 1);
+  } catch (e) {
+    // A top-level key's value that yaml certainly rejects is the lenient repair's to quote.
+    if (top && e === DECLINE && rejects(s, p)) throw YAML_ERROR;
+    throw e;
+  }
   let q = pos;
   while (q < s.length && s.charCodeAt(q) === 32) q++;
   const c = q < s.length ? s.charCodeAt(q) : 10;

@@ -5,8 +5,8 @@ export const DECLINE: unique symbol = Symbol("decline");
 
 /**
  * Thrown when the text is one `yaml` certainly rejects, in a way the lenient repair is made for: a
- * top-level value it quotes (a plain one holding `: ` or opening with a reserved indicator), or text run
- * on after a closed quote or bracket.
+ * top-level value it quotes (a plain one holding `: ` or opening with a reserved indicator, a flow
+ * collection that never closes), or text run on after a closed quote or bracket.
  */
 export const YAML_ERROR: unique symbol = Symbol("yaml error");
 

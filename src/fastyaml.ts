@@ -126,7 +126,7 @@ function value(v: number, indent: number, depth: number): unknown {
 function inline(p: number, indent: number, depth: number, keyed: boolean, lines: boolean): unknown {
   const c = src.charCodeAt(p);
   if (c === 34 || c === 39 || c === 91 || c === 123) {
-    const parsed = flowValue(p, indent, depth, lines);
+    const parsed = flowValue(p, indent, depth, lines, keyed && indent === 0);
     cursor = flowNext;
     return parsed;
   }
@@ -215,7 +215,8 @@ function plain(p: number, indent: number, keyed: boolean): unknown {
  * Parse `text` when it is made only of the simple shapes this scanner knows, giving exactly what the
  * `yaml` package would; `undefined` means "not sure", and the caller falls back to `yaml`.
  * {@link YAML_ERROR} means `yaml` certainly rejects the text in a way the lenient repair is made for: a
- * top-level plain value holding `: ` or starting with a reserved indicator, say.
+ * top-level plain value holding `: ` or starting with a reserved indicator, or a top-level flow
+ * collection that never closes (fastreject.ts).
  */
 export function fastParse(text: string): Record<string, unknown> | undefined | typeof YAML_ERROR {
   let s = text;

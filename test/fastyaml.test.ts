@@ -125,7 +125,8 @@ function repairs(texts: readonly string[]): number {
 
 describe("the repair after a certain rejection", () => {
   test("gives what yaml gives on the repaired text, for every vendored frontmatter it applies to", () => {
-    expect(repairs(frontmatters(fixtureRoots()))).toBe(6);
+    // factory-ai's JSON metadata never closes, novafon's holds `\[` after a value: both sure errors too.
+    expect(repairs(frontmatters(fixtureRoots()))).toBe(8);
   });
 
   corpusTest("gives what yaml gives on the repaired text, for every corpus frontmatter it applies to", () => {
