@@ -16,7 +16,7 @@ export function decline(): never {
 }
 
 /** Keys that would not stay plain strings, or would touch a prototype. */
-export const SPECIAL_KEYS: ReadonlySet<string> = new Set(
+const SPECIAL_KEYS: ReadonlySet<string> = new Set(
   "true True TRUE false False FALSE null Null NULL __proto__".split(" "),
 );
 
