@@ -59,6 +59,10 @@ describe("block scalars, dashes and plain continuations", () => {
       ["a: >-  \n  x\n  y\n", { a: "x y" }],
       ["a:\n  -x\n", { a: "-x" }],
       ["a:\n  -  x\n", { a: ["x"] }],
+      // A sequence ends at a line that is no `- ` entry, and one shallower than its key is none of its own.
+      ["a:\n- x\ny z\n", DECLINE],
+      ["a:\n- x\n-yz\n", DECLINE],
+      ["m:\n  a:\n- x\n", DECLINE],
       // yaml reads a comment, or a continuation starting with an indicator; the scanner does not vouch.
       ["a: x\n  # y\n", DECLINE],
       ["a: x\n  -y\n", DECLINE],
@@ -79,8 +83,10 @@ describe("quoted scalars and flow collections", () => {
       // An escape or a doubled quote does not let a quoted scalar run over a line break (yaml folds it).
       ['a: "x\\ty\n  z"\n', DECLINE],
       ["a: 'it''s\n  x'\n", DECLINE],
-      // A deeper comment line after a collection over several lines is left to yaml.
+      // A deeper comment line after a collection over several lines is left to yaml; after one on one line,
+      // it is a comment like any other.
       ["a: [x,\n  y]\n  # c\nb: 1\n", DECLINE],
+      ["a: [x]\n  # c\nb: 1\n", { a: ["x"], b: 1 }],
     ]),
   )("%s", (_, text, expected) => check(text, expected));
 
