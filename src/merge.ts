@@ -133,6 +133,24 @@ export function* mergeSteps(
   previous?: Merged["skills"],
 ): Generator<void, Merged> {
   let done = 0;
+  /**
+   * Take `count` items in steps, `take(from, to)` doing the work: a pause comes before every
+   * STEP_ITEMS-th item counted over the whole merge. The loops are plain functions, called a stretch
+   * at a time: a generator's own loop is never optimized mid-way, and ran a whole merge in baseline code.
+   */
+  function* steps(count: number, take: (from: number, to: number) => void): Generator<void, void> {
+    for (let i = 0; i < count; ) {
+      let n = STEP_ITEMS - 1 - (done % STEP_ITEMS);
+      if (n === 0) {
+        yield;
+        n = 1;
+      }
+      n = Math.min(n, count - i);
+      take(i, i + n);
+      done += n;
+      i += n;
+    }
+  }
   const warnings: SkillWarning[] = [];
   const fates: Uint8Array[] = [];
   const firstByRoot: Map<string, Candidate>[] = [];
@@ -140,39 +158,11 @@ export function* mergeSteps(
   const firsts: Candidate[][] = [];
   for (let r = 0; r < roots.length; r++) {
     const items = roots[r] as readonly ScanItem[];
-    const fate = new Uint8Array(items.length);
-    const firstInRoot = new Map<string, Candidate>();
-    const first: Candidate[] = [];
-    fates.push(fate);
-    firstByRoot.push(firstInRoot);
-    firsts.push(first);
-    for (let i = 0; i < items.length; i++) {
-      if (++done % STEP_ITEMS === 0) yield;
-      const item = items[i] as ScanItem;
-      // By index: a for-of loop's iterator results are allocated in the unoptimized code a scan mostly runs.
-      for (let w = 0; w < item.warnings.length; w++) warnings.push(item.warnings[w] as SkillWarning);
-      if (item.kind === "warning") continue;
-      const { outcome } = item;
-      if (!outcome.ok) {
-        const message = invalidReason(item);
-        if (config.strict) throw new SkillError("invalid_skill", message, { path: item.path });
-        warnings.push(warning("invalid_skill", `${message}; skipped`, item.path));
-        fate[i] = INVALID;
-        continue;
-      }
-      const name = outcome.fields.name;
-      const seen = firstInRoot.get(name);
-      if (seen !== undefined) {
-        const message = duplicateReason(item, name, seen);
-        if (config.strict) throw new SkillError("duplicate_skill", message, { path: item.path, skill: name });
-        warnings.push(warning("duplicate_skill", message, item.path, name));
-        fate[i] = DUPLICATE;
-        continue;
-      }
-      firstInRoot.set(name, item);
-      first.push(item);
-      fate[i] = FIRST;
-    }
+    const fold: RootFold = { fate: new Uint8Array(items.length), firstInRoot: new Map(), first: [] };
+    fates.push(fold.fate);
+    firstByRoot.push(fold.firstInRoot);
+    firsts.push(fold.first);
+    yield* steps(items.length, (from, to) => foldItems(config, items, from, to, fold, warnings));
   }
   // Ascending precedence: the last root wins. So the roots are taken from the last: a name's first
   // sight is its winner (the first of its name in the last root declaring it), and later sights lose.
@@ -180,16 +170,79 @@ export function* mergeSteps(
   const old = previous !== undefined && previous.size > 0 ? previous : undefined;
   for (let r = roots.length - 1; r >= 0; r--) {
     const first = firsts[r] as Candidate[];
-    for (let i = 0; i < first.length; i++) {
-      if (++done % STEP_ITEMS === 0) yield;
-      const c = first[i] as Candidate;
-      const name = (c.outcome as Extract<ManifestOutcome, { ok: true }>).fields.name;
-      if (skills.has(name)) continue;
-      const was = old?.get(name);
-      skills.set(name, was?.candidate === c && was.rootIndex === r ? was : buildEntry(config, r, c));
-    }
+    yield* steps(first.length, (from, to) => takeWinners(config, r, first, from, to, skills, old));
   }
   return { skills, candidates: new Verdicts(config, { roots, fates, firstByRoot, skills }), warnings };
+}
+
+/** What the fold records of one root: each item's fate, and the first candidate of each name. */
+interface RootFold {
+  readonly fate: Uint8Array;
+  readonly firstInRoot: Map<string, Candidate>;
+  readonly first: Candidate[];
+}
+
+/**
+ * Items `from` to `to` of a root, in sorted directory order: warnings kept in scan order, invalid
+ * manifests and in-root duplicates reported (thrown under strict), the first of each name recorded.
+ * @throws {SkillError} as {@link merge}.
+ */
+function foldItems(
+  config: SkillConfig,
+  items: readonly ScanItem[],
+  from: number,
+  to: number,
+  { fate, firstInRoot, first }: RootFold,
+  warnings: SkillWarning[],
+): void {
+  for (let i = from; i < to; i++) {
+    const item = items[i] as ScanItem;
+    // By index: a for-of loop's iterator results are allocated in the unoptimized code a scan mostly runs.
+    for (let w = 0; w < item.warnings.length; w++) warnings.push(item.warnings[w] as SkillWarning);
+    if (item.kind === "warning") continue;
+    const { outcome } = item;
+    if (!outcome.ok) {
+      const message = invalidReason(item);
+      if (config.strict) throw new SkillError("invalid_skill", message, { path: item.path });
+      warnings.push(warning("invalid_skill", `${message}; skipped`, item.path));
+      fate[i] = INVALID;
+      continue;
+    }
+    const name = outcome.fields.name;
+    const seen = firstInRoot.get(name);
+    if (seen !== undefined) {
+      const message = duplicateReason(item, name, seen);
+      if (config.strict) throw new SkillError("duplicate_skill", message, { path: item.path, skill: name });
+      warnings.push(warning("duplicate_skill", message, item.path, name));
+      fate[i] = DUPLICATE;
+      continue;
+    }
+    firstInRoot.set(name, item);
+    first.push(item);
+    fate[i] = FIRST;
+  }
+}
+
+/**
+ * Root `r`'s first candidates `from` to `to`, the later roots taken already: a name not yet served wins
+ * here, its entry reused from `old` when the same candidate of the same root built it.
+ */
+function takeWinners(
+  config: SkillConfig,
+  r: number,
+  first: readonly Candidate[],
+  from: number,
+  to: number,
+  skills: Map<string, CatalogEntry>,
+  old: Merged["skills"] | undefined,
+): void {
+  for (let i = from; i < to; i++) {
+    const c = first[i] as Candidate;
+    const name = (c.outcome as Extract<ManifestOutcome, { ok: true }>).fields.name;
+    if (skills.has(name)) continue;
+    const was = old?.get(name);
+    skills.set(name, was?.candidate === c && was.rootIndex === r ? was : buildEntry(config, r, c));
+  }
 }
 
 /** One candidate's place in the fold. */
