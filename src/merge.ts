@@ -1,9 +1,10 @@
-// Per-root findings → one catalog: in-root dedupe, last-root-wins override, and every candidate's verdict.
-import { printable, SkillError } from "./errors.js";
+// Per-root findings → one catalog: in-root dedupe, last-root-wins override, and the record of each candidate's fate.
+import { SkillError } from "./errors.js";
 import { type Stat, sameStat, sigText } from "./fsx.js";
 import type { Candidate, ScanItem } from "./scan.js";
-import { located, type ManifestOutcome } from "./skill.js";
-import type { CandidateVerdict, SkillCandidate, SkillConfig, SkillInfo, SkillWarning } from "./types.js";
+import type { ManifestOutcome } from "./skill.js";
+import type { SkillCandidate, SkillConfig, SkillInfo, SkillWarning } from "./types.js";
+import { DUPLICATE, duplicateReason, FIRST, INVALID, invalidReason, Verdicts } from "./verdicts.js";
 import { warning } from "./warnings.js";
 
 /** A catalog entry with what only the registry needs. */
@@ -45,23 +46,6 @@ export interface Merged {
   readonly warnings: readonly SkillWarning[];
 }
 
-/** What the fold made of each item of a root: not a candidate, the first of its name there, a later one, invalid. */
-const SKIPPED = 0;
-const FIRST = 1;
-const DUPLICATE = 2;
-const INVALID = 3;
-
-/** The fold's record of one scan, from which every verdict can be told again without deciding anything. */
-interface Fold {
-  readonly roots: readonly (readonly ScanItem[])[];
-  /** Per root, per item: SKIPPED, FIRST, DUPLICATE or INVALID. */
-  readonly fates: readonly Uint8Array[];
-  /** Per root, the first candidate of each name there. */
-  readonly firstByRoot: readonly ReadonlyMap<string, Candidate>[];
-  /** The winners: each name's entry tells the root it comes from. */
-  readonly skills: ReadonlyMap<string, CatalogEntry>;
-}
-
 function buildEntry(config: SkillConfig, rootIndex: number, c: Candidate): CatalogEntry {
   const root = config.roots[rootIndex] as SkillConfig["roots"][number];
   // Only valid candidates are offered as winners, and patchMerge swaps only valid ones.
@@ -97,12 +81,6 @@ function buildEntry(config: SkillConfig, rootIndex: number, c: Candidate): Catal
   );
   return { info, body, candidate: c, rootIndex };
 }
-
-const invalidReason = (item: Candidate) =>
-  located(item.path, item.outcome as Exclude<ManifestOutcome, { ok: true }>);
-
-const duplicateReason = (item: Candidate, name: string, first: Candidate) =>
-  `${item.path}: skill "${name}" is declared again in the same root; ${first.path} comes first and is kept`;
 
 /**
  * Fold the roots' findings into one catalog. Pure and deterministic: the same scan gives the same result.
@@ -242,130 +220,6 @@ function takeWinners(
     if (skills.has(name)) continue;
     const was = old?.get(name);
     skills.set(name, was?.candidate === c && was.rootIndex === r ? was : buildEntry(config, r, c));
-  }
-}
-
-/** One candidate's place in the fold. */
-interface Offer {
-  readonly name: string;
-  readonly rootIndex: number;
-  readonly candidate: Candidate;
-  readonly fate: number;
-}
-
-/**
- * Every candidate's verdict by offered name, told from the fold on first request and kept: building
- * them, or even their offers, during the merge was a third of its cost, and most scans are never explained.
- */
-class Verdicts implements ReadonlyMap<string, readonly SkillCandidate[]> {
-  readonly #config: SkillConfig;
-  readonly #fold: Fold;
-  #offers: Map<string, Offer[]> | undefined;
-  readonly #done = new Map<string, readonly SkillCandidate[]>();
-
-  constructor(config: SkillConfig, fold: Fold) {
-    this.#config = config;
-    this.#fold = fold;
-  }
-
-  /** Every offer by name, in the order names were first offered (invalid ones under their directory name). */
-  #byName(): Map<string, Offer[]> {
-    if (this.#offers !== undefined) return this.#offers;
-    const offers = new Map<string, Offer[]>();
-    const { roots, fates } = this.#fold;
-    roots.forEach((items, rootIndex) => {
-      items.forEach((item, i) => {
-        const fate = (fates[rootIndex] as Uint8Array)[i] as number;
-        if (item.kind !== "candidate" || fate === SKIPPED) return;
-        const name = item.outcome.ok ? item.outcome.fields.name : item.dirName;
-        const offer = { name, rootIndex, candidate: item, fate };
-        const list = offers.get(name);
-        if (list === undefined) offers.set(name, [offer]);
-        else list.push(offer);
-      });
-    });
-    this.#offers = offers;
-    return offers;
-  }
-
-  get size(): number {
-    return this.#byName().size;
-  }
-
-  has(name: string): boolean {
-    return this.#byName().has(name);
-  }
-
-  get(name: string): readonly SkillCandidate[] | undefined {
-    let list = this.#done.get(name);
-    const offers = this.#byName().get(name);
-    if (list === undefined && offers !== undefined) {
-      list = Object.freeze(offers.map((o) => this.#verdict(o)));
-      this.#done.set(name, list);
-    }
-    return list;
-  }
-
-  #verdict(o: Offer): SkillCandidate {
-    const { firstByRoot, skills } = this.#fold;
-    let verdict: CandidateVerdict;
-    let reason: string;
-    if (o.fate === INVALID) {
-      verdict = "invalid";
-      reason = invalidReason(o.candidate);
-    } else if (o.fate === DUPLICATE) {
-      verdict = "duplicate";
-      const first = (firstByRoot[o.rootIndex] as ReadonlyMap<string, Candidate>).get(o.name) as Candidate;
-      reason = duplicateReason(o.candidate, o.name, first);
-    } else {
-      // A name offered as first in some root always has a winner: its first offer in the last root declaring it.
-      const w = (skills.get(o.name) as CatalogEntry).rootIndex;
-      verdict = w === o.rootIndex ? "winner" : "overridden";
-      reason =
-        w === o.rootIndex
-          ? `wins: no later root declares "${o.name}"`
-          : `overridden by ${(firstByRoot[w] as ReadonlyMap<string, Candidate>).get(o.name)?.path}: root ${w} comes later than root ${o.rootIndex}, and the last root wins`;
-    }
-    const root = this.#config.roots[o.rootIndex] as SkillConfig["roots"][number];
-    return Object.freeze({
-      name: o.name,
-      rootIndex: o.rootIndex,
-      root: root.path,
-      scope: root.scope,
-      source: root.source,
-      dir: o.candidate.dir,
-      path: o.candidate.path,
-      verdict,
-      // A one-line message like a warning's: paths in it are escaped for printing (the fields stay exact).
-      reason: printable(reason),
-    });
-  }
-
-  /** All of them, in the order the names were first offered (whatever order they were asked for in). */
-  #all(): ReadonlyMap<string, readonly SkillCandidate[]> {
-    const all = new Map<string, readonly SkillCandidate[]>();
-    for (const name of this.#byName().keys()) all.set(name, this.get(name) as readonly SkillCandidate[]);
-    return all;
-  }
-
-  keys() {
-    return this.#byName().keys();
-  }
-
-  values() {
-    return this.#all().values();
-  }
-
-  entries() {
-    return this.#all().entries();
-  }
-
-  [Symbol.iterator]() {
-    return this.#all().entries();
-  }
-
-  forEach(fn: (list: readonly SkillCandidate[], name: string, map: this) => void, thisArg?: unknown): void {
-    for (const [name, list] of this.#all()) fn.call(thisArg, list, name, this);
   }
 }
 

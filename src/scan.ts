@@ -1,5 +1,6 @@
 // Roots → candidate skill directories → manifest outcomes, written once as fs tasks with a sync and an async driver.
 import * as path from "node:path";
+import { child, warn } from "./candidate.js";
 import {
   ABSENT,
   type DirEntry,
@@ -24,13 +25,11 @@ import {
 import {
   CHANGED,
   checkable,
-  child,
   inspect,
   inspectListed,
   listingHolds,
   unchanged,
   unreadableDir,
-  warn,
 } from "./inspect.js";
 import {
   type Context,

@@ -5,9 +5,10 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
+import { child } from "../src/candidate.js";
 import { resolveConfig } from "../src/config.js";
 import { runSync, setFaultHook } from "../src/fsx.js";
-import { child, inspect } from "../src/inspect.js";
+import { inspect } from "../src/inspect.js";
 import {
   type Candidate,
   type Context,
