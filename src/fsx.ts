@@ -454,11 +454,6 @@ export function* readdir(path: string): Generator<FsOp, DirEntry[], FsResult[key
   return (yield { op: "readdir", path }) as DirEntry[];
 }
 
-/** `yield* names(path)`: the entry names of a directory, unsorted, without their types (cheaper than readdir). */
-export function* names(path: string): Generator<FsOp, string[], FsResult[keyof FsResult]> {
-  return (yield { op: "names", path }) as string[];
-}
-
 /** `yield* lstat(path)`: what the path itself is, a symlink not followed. */
 export function* lstat(path: string): Generator<FsOp, EntryType, FsResult[keyof FsResult]> {
   return (yield { op: "lstat", path }) as EntryType;
