@@ -139,7 +139,21 @@ function entryType(d: fs.Dirent): EntryType {
   return "other";
 }
 
+/**
+ * One `fs.Stats` and one `fs.Dirent`, held for the life of the process (about 1 KB). Optimized code
+ * refers weakly to the hidden classes ("maps") of the objects it reads, and a scan keeps neither
+ * object: so a full collection between two scans found none alive, dropped their maps and, with them,
+ * the optimized code of every function that reads one (Node's `Stats`, `Dirent`, `getStatsFromBinding`
+ * and the scan's own), which the next refresh then ran unoptimized while V8 compiled it again. Measured
+ * after a forced collection: the first unchanged refresh of the corpus 21-24 ms without, 16-18 with.
+ */
+const kept: { stats: fs.Stats | undefined; dirent: fs.Dirent | undefined } = {
+  stats: undefined,
+  dirent: undefined,
+};
+
 function toEntries(dirents: fs.Dirent[]): DirEntry[] {
+  kept.dirent ??= dirents[0];
   const entries = dirents.map((d) => ({ name: d.name, type: entryType(d) }));
   // Code-unit order, independent of locale and of the order the OS returns. libuv sorts by UTF-8 bytes,
   // which is that order but past U+FFFF (and other runtimes may not sort): checked in one pass, sorted
@@ -166,6 +180,7 @@ function toStat(st: fs.Stats): Stat {
 const fileStat = (st: fs.Stats): Stat => signed("file", st);
 
 function signed(type: Stat["type"], st: fs.Stats): Stat {
+  kept.stats ??= st;
   const { dev, ino, size, mtimeMs, ctimeMs } = st;
   return { type, dev, ino, size, mtimeMs, ctimeMs };
 }

@@ -17,6 +17,7 @@ import {
   type FsTask,
   fsCode,
   type ManifestRead,
+  readManifestNow,
   type Stat,
   sameStat,
   stat as statOf,
@@ -186,7 +187,7 @@ export function* inspect(
  * listed (symlinks followed) and its real path known: the same item and memo, written as a plain
  * function. Discovery meets almost every directory this way, and the generator and its driver cost
  * ~3 µs a skill (a tenth of a scan). A failed read is told by {@link readFailed}, run by the caller's
- * driver (`failed`); `read` is the manifest's read in place, which may throw.
+ * driver (`failed`).
  */
 export function inspectListed(
   ctx: Context,
@@ -194,7 +195,6 @@ export function inspectListed(
   dir: string,
   real: string,
   names: readonly string[],
-  read: (file: string) => ManifestRead,
 ): ScanItem | undefined | { readonly kind: "failed"; readonly task: FsTask<ScanItem | undefined> } {
   const listing = chooseManifest(dir, names, true);
   const { chosen } = listing;
@@ -210,7 +210,7 @@ export function inspectListed(
   const file = child(dir, chosen.name);
   let got: ManifestRead;
   try {
-    got = read(file);
+    got = readManifestNow(file, false, ctx.read);
   } catch (e) {
     fsCode(e);
     return { kind: "failed", task: failedItem(ctx, name, dir, file, listing, e) };

@@ -10,7 +10,6 @@ import {
   namesInPool,
   namesNow,
   readdir,
-  readManifestNow,
   realpath,
   runAsync,
   runSync,
@@ -166,50 +165,55 @@ function firstLook(ctx: Context, real: string): boolean {
   return real !== "" && ctx.config.followSymlinks;
 }
 
-/** Scan every root synchronously. `previous` holds what to reuse for unchanged roots, directories and files. */
-export function scanSync(config: SkillConfig, previous: ScanCache = NO_CACHE): Scan {
-  const ctx = context(config, previous);
-  const readNow = (file: string) => readManifestNow(file, false, ctx.read);
-  // The plain paths of a first look and of a look again at an unchanged directory, the generator for the rest.
-  const look = (name: string, dir: string, real: string): ScanItem | undefined => {
-    const prev = ctx.previous.dirs.get(dir);
-    if (prev === undefined && firstLook(ctx, real)) {
-      let names: string[];
-      try {
-        names = namesNow(dir);
-      } catch (e) {
-        return unreadableDir(dir, e);
-      }
-      const got = inspectListed(ctx, name, dir, real, names, readNow);
-      return got?.kind === "failed" ? runSync(got.task) : got;
-    }
-    if (!checkable(prev)) return runSync(inspect(ctx, name, dir, real));
-    let dirStat: Stat;
+/**
+ * One skill directory, synchronously: the plain paths of a first look and of a look again at an
+ * unchanged directory, the generator for the rest. A function of its own, not a closure made for each
+ * scan: a closure's optimized code goes with the last closure made at its site, at the next full
+ * collection, and each refresh after one ran it unoptimized again.
+ */
+function lookSync(ctx: Context, name: string, dir: string, real: string): ScanItem | undefined {
+  const prev = ctx.previous.dirs.get(dir);
+  if (prev === undefined && firstLook(ctx, real)) {
+    let names: string[];
     try {
-      dirStat = statNow(dir);
+      names = namesNow(dir);
     } catch (e) {
       return unreadableDir(dir, e);
     }
-    const dirTrusted = trusted(ctx, dirStat);
-    if (listingHolds(prev, dirStat, dirTrusted) === CHANGED)
-      return runSync(inspect(ctx, name, dir, real, { dir: dirStat }));
-    let fileStat: Stat;
-    try {
-      fileStat = statNow(prev.item.path);
-    } catch {
-      // The generator meets the same failure and tells it.
-      return runSync(inspect(ctx, name, dir, real, { dir: dirStat }));
-    }
-    if (!sameStat(fileStat, prev.fileStat))
-      return runSync(inspect(ctx, name, dir, real, { dir: dirStat, file: fileStat }));
-    return unchanged(ctx, dir, prev, dirTrusted);
-  };
+    const got = inspectListed(ctx, name, dir, real, names);
+    return got?.kind === "failed" ? runSync(got.task) : got;
+  }
+  if (!checkable(prev)) return runSync(inspect(ctx, name, dir, real));
+  let dirStat: Stat;
+  try {
+    dirStat = statNow(dir);
+  } catch (e) {
+    return unreadableDir(dir, e);
+  }
+  const dirTrusted = trusted(ctx, dirStat);
+  if (listingHolds(prev, dirStat, dirTrusted) === CHANGED)
+    return runSync(inspect(ctx, name, dir, real, { dir: dirStat }));
+  let fileStat: Stat;
+  try {
+    fileStat = statNow(prev.item.path);
+  } catch {
+    // The generator meets the same failure and tells it.
+    return runSync(inspect(ctx, name, dir, real, { dir: dirStat }));
+  }
+  if (!sameStat(fileStat, prev.fileStat))
+    return runSync(inspect(ctx, name, dir, real, { dir: dirStat, file: fileStat }));
+  return unchanged(ctx, dir, prev, dirTrusted);
+}
+
+/** Scan every root synchronously. `previous` holds what to reuse for unchanged roots, directories and files. */
+export function scanSync(config: SkillConfig, previous: ScanCache = NO_CACHE): Scan {
+  const ctx = context(config, previous);
   const roots = config.roots.map((root) => {
     const items: ScanItem[] = [];
     const slots = runSync(listRoot(ctx, root));
     for (let i = 0; i < slots.length; i++) {
       const slot = slots[i] as Slot;
-      const item = slot.kind === "dir" ? look(slot.name, slot.dir, slot.real) : slot;
+      const item = slot.kind === "dir" ? lookSync(ctx, slot.name, slot.dir, slot.real) : slot;
       if (item !== undefined) items.push(item);
     }
     return items;
@@ -223,6 +227,47 @@ export function scanSync(config: SkillConfig, previous: ScanCache = NO_CACHE): S
  */
 export function inspectSync(config: SkillConfig, dir: string): ScanItem | undefined {
   return runSync(inspect(context(config, NO_CACHE), path.basename(dir), dir));
+}
+
+/** {@link lookSync}, with the listings and stats in the thread pool. */
+async function lookAsync(
+  ctx: Context,
+  name: string,
+  dir: string,
+  real: string,
+): Promise<ScanItem | undefined> {
+  const prev = ctx.previous.dirs.get(dir);
+  if (prev === undefined && firstLook(ctx, real)) {
+    let names: string[];
+    try {
+      names = await namesInPool(dir);
+    } catch (e) {
+      return unreadableDir(dir, e);
+    }
+    // The read and its parse run in one stretch within the turn's budget, checked right before them.
+    while (spent()) await waitTurn();
+    const got = inspectListed(ctx, name, dir, real, names);
+    return got?.kind === "failed" ? await runAsync(got.task) : got;
+  }
+  if (!checkable(prev)) return await runAsync(inspect(ctx, name, dir, real));
+  let dirStat: Stat;
+  try {
+    dirStat = await statInPool(dir);
+  } catch (e) {
+    return unreadableDir(dir, e);
+  }
+  const dirTrusted = trusted(ctx, dirStat);
+  if (listingHolds(prev, dirStat, dirTrusted) === CHANGED)
+    return await runAsync(inspect(ctx, name, dir, real, { dir: dirStat }));
+  let fileStat: Stat;
+  try {
+    fileStat = await statInPool(prev.item.path);
+  } catch {
+    return await runAsync(inspect(ctx, name, dir, real, { dir: dirStat }));
+  }
+  if (!sameStat(fileStat, prev.fileStat))
+    return await runAsync(inspect(ctx, name, dir, real, { dir: dirStat, file: fileStat }));
+  return unchanged(ctx, dir, prev, dirTrusted);
 }
 
 /** How many skill directories the async scan inspects at once. */
@@ -247,47 +292,11 @@ export async function scanAsync(config: SkillConfig, previous: ScanCache, hint?:
       else (results[r] as (ScanItem | undefined)[])[i] = slot;
     });
   });
-  const readNow = (file: string) => readManifestNow(file, false, ctx.read);
-  // As scanSync's look, with the listings and stats in the thread pool.
-  const look = async (name: string, dir: string, real: string): Promise<ScanItem | undefined> => {
-    const prev = ctx.previous.dirs.get(dir);
-    if (prev === undefined && firstLook(ctx, real)) {
-      let names: string[];
-      try {
-        names = await namesInPool(dir);
-      } catch (e) {
-        return unreadableDir(dir, e);
-      }
-      // The read and its parse run in one stretch within the turn's budget, checked right before them.
-      while (spent()) await waitTurn();
-      const got = inspectListed(ctx, name, dir, real, names, readNow);
-      return got?.kind === "failed" ? await runAsync(got.task) : got;
-    }
-    if (!checkable(prev)) return await runAsync(inspect(ctx, name, dir, real));
-    let dirStat: Stat;
-    try {
-      dirStat = await statInPool(dir);
-    } catch (e) {
-      return unreadableDir(dir, e);
-    }
-    const dirTrusted = trusted(ctx, dirStat);
-    if (listingHolds(prev, dirStat, dirTrusted) === CHANGED)
-      return await runAsync(inspect(ctx, name, dir, real, { dir: dirStat }));
-    let fileStat: Stat;
-    try {
-      fileStat = await statInPool(prev.item.path);
-    } catch {
-      return await runAsync(inspect(ctx, name, dir, real, { dir: dirStat }));
-    }
-    if (!sameStat(fileStat, prev.fileStat))
-      return await runAsync(inspect(ctx, name, dir, real, { dir: dirStat, file: fileStat }));
-    return unchanged(ctx, dir, prev, dirTrusted);
-  };
   let nextJob = 0;
   const worker = async () => {
     for (let job = jobs[nextJob++]; job !== undefined; job = jobs[nextJob++]) {
       const [r, i, name, dir, real] = job;
-      (results[r] as (ScanItem | undefined)[])[i] = await look(name, dir, real);
+      (results[r] as (ScanItem | undefined)[])[i] = await lookAsync(ctx, name, dir, real);
     }
   };
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, jobs.length) }, worker));
