@@ -14,7 +14,7 @@ import {
 } from "../src/index.js";
 import { actAt, failAt, poolRequests } from "./helpers/faults.js";
 import { manifest, skill, type Tree, writeTree } from "./helpers/fixture.js";
-import { countTurns } from "./helpers/turns.js";
+import { countTurns, leaveTurnReal } from "./helpers/turns.js";
 import { pastTrustWindow } from "./helpers/wait.js";
 
 afterEach(() => setFaultHook(null));
@@ -234,11 +234,7 @@ describe("the turn budget around an in-place read", () => {
       expect(parsedIn.length).toBe(4);
       expect(new Set(parsedIn).size).toBe(4);
     } finally {
-      // Leave the turn dated by the real clock for any later test: force a wait, restore, let it start.
-      now = 2e9;
-      const settled = waited(() => readManifest(at, true, true));
-      clock.mockRestore();
-      await settled;
+      await leaveTurnReal(clock, () => waited(() => readManifest(at, true, true)));
     }
   });
 
@@ -268,10 +264,7 @@ describe("the turn budget around an in-place read", () => {
     } finally {
       setFaultHook(null);
       turns.stop();
-      now = 4e9;
-      const settled = waited(() => readManifest(path.join(root, "a/SKILL.md"), true, true));
-      clock.mockRestore();
-      await settled;
+      await leaveTurnReal(clock, () => waited(() => readManifest(path.join(root, "a/SKILL.md"), true, true)));
     }
     expect(readIn).toHaveLength(4);
     expect(new Set(readIn).size).toBe(4);

@@ -25,6 +25,7 @@ import {
   watchPath,
 } from "../src/fsx.js";
 import { tempDir, writeTree } from "./helpers/fixture.js";
+import { leaveTurnReal } from "./helpers/turns.js";
 
 afterEach(() => {
   setFaultHook(null);
@@ -215,12 +216,7 @@ describe("the async driver's turn budget", () => {
       expect(await readWaits(at)).toBe(true); // 4 ms spent: waits, and a turn starts at 1e9 + 4
       expect(await readWaits(at)).toBe(false);
     } finally {
-      // Leave the turn dated by the real clock, for any test sharing this module (a shared graph): force
-      // a wait, and let the turn start once the clock is real again.
-      now = 2e9;
-      const settled = readWaits(at);
-      clock.mockRestore();
-      await settled;
+      await leaveTurnReal(clock, () => readWaits(at));
     }
   });
 });
