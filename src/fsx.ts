@@ -145,7 +145,7 @@ function entryType(d: fs.Dirent): EntryType {
  * object: so a full collection between two scans found none alive, dropped their maps and, with them,
  * the optimized code of every function that reads one (Node's `Stats`, `Dirent`, `getStatsFromBinding`
  * and the scan's own), which the next refresh then ran unoptimized while V8 compiled it again. Measured
- * after a forced collection: the first unchanged refresh of the corpus 21-24 ms without, 16-18 with.
+ * after a forced collection: the first unchanged refresh of the corpus 21-24 ms without, 15-17 with.
  */
 const kept: { stats: fs.Stats | undefined; dirent: fs.Dirent | undefined } = {
   stats: undefined,
