@@ -1,9 +1,12 @@
 // Issue 9, leftover survivors of src/schema.ts: a key the caller added to the exported schema (which
 // discovery does not follow), and deep freezing (null and the other primitives skipped, nested objects frozen).
-import { expect, test, vi } from "vitest";
-import { z } from "zod";
+import { spawnSync } from "node:child_process";
+import * as path from "node:path";
+import { expect, test } from "vitest";
 import { validateFrontmatter } from "../src/schema.js";
+import { manifest, writeTree } from "./helpers/fixture.js";
 
+const REPO = path.resolve(import.meta.dirname, "..");
 const base = { name: "pdf", description: "Read PDFs." };
 
 test("metadata with null, numbers, booleans and strings at every level is frozen down to its objects", () => {
@@ -18,18 +21,24 @@ test("metadata with null, numbers, booleans and strings at every level is frozen
   ]);
 });
 
-test("a key the caller added to the exported schema does not change what discovery accepts", async () => {
-  // A module instance of its own; the registry is reset again after it, so that no other test file
-  // gets the changed schema when files share one module graph (Stryker's non-isolated runs).
-  vi.resetModules();
-  try {
-    const own = await import("../src/schema.js");
-    // Through the proxy: the shape object is the real schema's, read by zod on its first parse.
-    (own.skillFrontmatterSchema.shape as Record<string, unknown>).version = z.number();
-    expect(own.skillFrontmatterSchema.safeParse({ ...base, version: "one" }).success).toBe(false);
-    // Discovery checks the package's own rules, whatever an importer does to the exported object.
-    expect(own.validateFrontmatter({ ...base, version: "one", "user-invocable": "yes" }).ok).toBe(true);
-  } finally {
-    vi.resetModules();
-  }
+test("a key the caller added to the exported schema does not change what discovery accepts", () => {
+  // The built package in a process of its own: the change must reach the schema before zod's first parse
+  // reads its shape, and in this process other files may have parsed with it already.
+  const root = writeTree({
+    "pdf/SKILL.md": manifest("name: pdf\ndescription: Read PDFs.\nversion: one\nuser-invocable: 'yes'"),
+  });
+  const script = `
+    const m = await import("./dist/index.js");
+    const { z } = await import("zod");
+    m.skillFrontmatterSchema.shape.version = z.number();
+    const parsed = m.skillFrontmatterSchema.safeParse({ name: "pdf", description: "Read PDFs.", version: "one" });
+    const skills = m.createAgentSkills({ roots: [{ path: ${JSON.stringify(root)} }] }).listSkills();
+    console.log(JSON.stringify([parsed.success, skills.map((s) => [s.name, s.userInvocable])]));`;
+  const r = spawnSync(process.execPath, ["--input-type=module", "-e", script], {
+    cwd: REPO,
+    encoding: "utf8",
+  });
+  expect(r.stderr).toBe("");
+  // The exported schema took the key; discovery checks the package's own rules all the same.
+  expect(JSON.parse(r.stdout)).toEqual([false, [["pdf", true]]]);
 });
