@@ -8,7 +8,7 @@ export default defineConfig({
     // The packed-tarball test installs Node.js 22 from the registry: `npm run test:package`, run by .ci/run.
     exclude: ["test/package.test.ts", "test/fixtures/**", "**/node_modules/**"],
     globalSetup: ["test/helpers/corpus-notice.ts"],
-    setupFiles: ["test/helpers/silence.ts"],
+    setupFiles: ["test/helpers/setup.ts"],
     testTimeout: 30_000,
     pool: "forks",
     // One module graph per worker, not one per file: re-importing vitest and the sources for each of

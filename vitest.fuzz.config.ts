@@ -6,7 +6,7 @@ export default defineConfig({
   oxc: { include: /\.[cm]?tsx?$/ },
   test: {
     include: ["test/fuzz-*.test.ts"],
-    setupFiles: ["test/helpers/silence.ts"],
+    setupFiles: ["test/helpers/setup.ts"],
     pool: "forks",
     provide: { fuzzScale: 50 },
     testTimeout: 3_600_000,

@@ -3,7 +3,7 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { afterAll, test } from "vitest";
+import { test } from "vitest";
 import type { SkillInfo } from "../../src/index.js";
 
 /** A file's content, a symlink (target as written), a FIFO, or an empty directory. */
@@ -13,13 +13,20 @@ export type Node = string | Buffer | { symlink: string } | { fifo: true } | { di
 export type Tree = Record<string, Node>;
 
 const made: string[] = [];
-afterAll(() => {
+
+/** Remove every folder {@link tempDir} made: test/helpers/setup.ts does it after each test file. */
+export function removeTempDirs(): void {
   for (const dir of made.splice(0)) {
     fs.rmSync(dir, { recursive: true, force: true, maxRetries: 2 });
   }
-});
+}
 
-/** A fresh empty folder (its realpath), removed after the test. */
+/** The folders {@link tempDir} made that are not removed yet. */
+export function tempDirsLeft(): readonly string[] {
+  return [...made];
+}
+
+/** A fresh empty folder (its realpath), removed after the test file. */
 export function tempDir(): string {
   const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "agent-skills-")));
   made.push(dir);
