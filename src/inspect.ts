@@ -16,6 +16,7 @@ import {
   type DirEntry,
   type FsTask,
   fsCode,
+  type KnownSigs,
   type ManifestRead,
   readManifestNow,
   type Stat,
@@ -183,23 +184,46 @@ export function* inspect(
 }
 
 /**
- * {@link inspect} of a directory the last scan did not see (it has no memo), its entry names just
- * listed (symlinks followed) and its real path known: the same item and memo, written as a plain
- * function. Discovery meets almost every directory this way, and the generator and its driver cost
- * ~3 µs a skill (a tenth of a scan). A failed read is told by {@link readFailed}, run by the caller's
- * driver (`failed`).
+ * The I/O of {@link inspectListed}: the manifest chosen among a directory's entry names, and its read,
+ * or what the read threw (then `got` is undefined). No manifest: no `file` and no read.
  */
-export function inspectListed(
+export interface ListedRead {
+  readonly listing: Listing;
+  readonly file: string;
+  readonly got: ManifestRead | undefined;
+  readonly error: unknown;
+}
+
+/**
+ * The first half of {@link inspectListed}: choose the manifest among `names` (symlinks followed) and
+ * read it. `known` answers for files already read by this scan (see `Context.read`).
+ */
+export function readListed(dir: string, names: readonly string[], known: KnownSigs): ListedRead {
+  const listing = chooseManifest(dir, names, true);
+  const { chosen } = listing;
+  if (chosen === undefined) return { listing, file: "", got: undefined, error: undefined };
+  const file = child(dir, chosen.name);
+  try {
+    return { listing, file, got: readManifestNow(file, false, known), error: undefined };
+  } catch (e) {
+    fsCode(e);
+    return { listing, file, got: undefined, error: e };
+  }
+}
+
+/**
+ * The second half of {@link inspectListed}: what the read gave, parsed, as the directory's item and
+ * memo. A failed read is told by {@link readFailed}, run by the caller's driver (`failed`).
+ */
+export function finishListed(
   ctx: Context,
   name: string,
   dir: string,
   real: string,
-  names: readonly string[],
+  { listing, file, got, error }: ListedRead,
 ): ScanItem | undefined | { readonly kind: "failed"; readonly task: FsTask<ScanItem | undefined> } {
-  const listing = chooseManifest(dir, names, true);
-  const { chosen } = listing;
   const after = ctx.after;
-  if (chosen === undefined)
+  if (listing.chosen === undefined)
     return keep(ctx, dir, undefined, {
       dirStat: undefined,
       listing,
@@ -207,14 +231,7 @@ export function inspectListed(
       item: undefined,
       listedAfter: after,
     });
-  const file = child(dir, chosen.name);
-  let got: ManifestRead;
-  try {
-    got = readManifestNow(file, false, ctx.read);
-  } catch (e) {
-    fsCode(e);
-    return { kind: "failed", task: failedItem(ctx, name, dir, file, listing, e) };
-  }
+  if (got === undefined) return { kind: "failed", task: failedItem(ctx, name, dir, file, listing, error) };
   const outcome = outcomeOf(ctx, got);
   const stat = statOfRead(got);
   const fileStat = stat === undefined ? undefined : trusted(ctx, stat);
@@ -229,6 +246,22 @@ export function inspectListed(
     listing.warnings,
   );
   return keep(ctx, dir, undefined, { dirStat: undefined, listing, fileStat, item, listedAfter: after });
+}
+
+/**
+ * {@link inspect} of a directory the last scan did not see (it has no memo), its entry names just
+ * listed (symlinks followed) and its real path known: the same item and memo, written as plain
+ * functions. Discovery meets almost every directory this way, and the generator and its driver cost
+ * ~3 µs a skill (a tenth of a scan). The sync scan calls the two halves itself, in separate passes.
+ */
+export function inspectListed(
+  ctx: Context,
+  name: string,
+  dir: string,
+  real: string,
+  names: readonly string[],
+): ReturnType<typeof finishListed> {
+  return finishListed(ctx, name, dir, real, readListed(dir, names, ctx.read));
 }
 
 /** {@link inspectListed}'s end when the read threw: what {@link inspect} makes of the same failure. */

@@ -24,9 +24,12 @@ import {
 import {
   CHANGED,
   checkable,
+  finishListed,
   inspect,
   inspectListed,
+  type ListedRead,
   listingHolds,
+  readListed,
   unchanged,
   unreadableDir,
 } from "./inspect.js";
@@ -166,23 +169,13 @@ function firstLook(ctx: Context, real: string): boolean {
 }
 
 /**
- * One skill directory, synchronously: the plain paths of a first look and of a look again at an
- * unchanged directory, the generator for the rest. A function of its own, not a closure made for each
- * scan: a closure's optimized code goes with the last closure made at its site, at the next full
- * collection, and each refresh after one ran it unoptimized again.
+ * A skill directory the last scan saw (or whose real path is not known), looked at again
+ * synchronously: the plain path of an unchanged directory, the generator for the rest. A function of
+ * its own, not a closure made for each scan: a closure's optimized code goes with the last closure made
+ * at its site, at the next full collection, and each refresh after one ran it unoptimized again.
  */
 function lookSync(ctx: Context, name: string, dir: string, real: string): ScanItem | undefined {
   const prev = ctx.previous.dirs.get(dir);
-  if (prev === undefined && firstLook(ctx, real)) {
-    let names: string[];
-    try {
-      names = namesNow(dir);
-    } catch (e) {
-      return unreadableDir(dir, e);
-    }
-    const got = inspectListed(ctx, name, dir, real, names);
-    return got?.kind === "failed" ? runSync(got.task) : got;
-  }
   if (!checkable(prev)) return runSync(inspect(ctx, name, dir, real));
   let dirStat: Stat;
   try {
@@ -205,20 +198,71 @@ function lookSync(ctx: Context, name: string, dir: string, real: string): ScanIt
   return unchanged(ctx, dir, prev, dirTrusted);
 }
 
+type DirSlot = Extract<Slot, { readonly kind: "dir" }>;
+
 /** Scan every root synchronously. `previous` holds what to reuse for unchanged roots, directories and files. */
 export function scanSync(config: SkillConfig, previous: ScanCache = NO_CACHE): Scan {
   const ctx = context(config, previous);
-  const roots = config.roots.map((root) => {
-    const items: ScanItem[] = [];
-    const slots = runSync(listRoot(ctx, root));
-    for (let i = 0; i < slots.length; i++) {
-      const slot = slots[i] as Slot;
-      const item = slot.kind === "dir" ? lookSync(ctx, slot.name, slot.dir, slot.real) : slot;
-      if (item !== undefined) items.push(item);
-    }
-    return items;
-  });
+  const roots = config.roots.map((root) => lookAllSync(ctx, runSync(listRoot(ctx, root))));
   return { roots, cache: ctx.next };
+}
+
+/**
+ * A root's slots → its items, in order. The directories met for the first time (all of them at
+ * discovery) are taken in three passes over the root: every listing, then every manifest's read, then
+ * every parse. The same work as one directory at a time, but the system calls run back to back, and so
+ * do the parses: on the corpus the listings took 29 ms a discovery between parses, 17 ms back to back
+ * (the floor's: 16), and a discovery 2-10 % less time on both bench stores. The others are looked at
+ * again one at a time, in the last pass, in their place.
+ */
+function lookAllSync(ctx: Context, slots: readonly Slot[]): ScanItem[] {
+  const listed: (readonly string[] | ScanItem | undefined)[] = [];
+  for (let i = 0; i < slots.length; i++) {
+    const slot = slots[i] as Slot;
+    listed.push(slot.kind === "dir" && firstSeen(ctx, slot) ? namesOrWarning(slot.dir) : undefined);
+  }
+  // A file read in this pass is parsed only in the next: until then, its read answers for it.
+  const pending = new Map<number, { readonly stat: Stat }>();
+  const known = { get: (ino: number) => ctx.read.get(ino) ?? pending.get(ino) };
+  const reads: (ListedRead | ScanItem | undefined)[] = [];
+  for (let i = 0; i < slots.length; i++) {
+    const names = listed[i];
+    if (!Array.isArray(names)) {
+      reads.push(names as ScanItem | undefined);
+      continue;
+    }
+    const read = readListed((slots[i] as DirSlot).dir, names, known);
+    if (read.got?.kind === "ok") pending.set(read.got.stat.ino, read.got);
+    reads.push(read);
+  }
+  const items: ScanItem[] = [];
+  for (let i = 0; i < slots.length; i++) {
+    const slot = slots[i] as Slot;
+    const read = reads[i];
+    let item: ScanItem | undefined;
+    if (slot.kind !== "dir") item = slot;
+    else if (read === undefined) item = lookSync(ctx, slot.name, slot.dir, slot.real);
+    else if (!("listing" in read)) item = read;
+    else {
+      const got = finishListed(ctx, slot.name, slot.dir, slot.real, read);
+      item = got?.kind === "failed" ? runSync(got.task) : got;
+    }
+    if (item !== undefined) items.push(item);
+  }
+  return items;
+}
+
+/** Whether `slot` takes the plain path of a first look (see {@link firstLook}). */
+const firstSeen = (ctx: Context, slot: DirSlot) =>
+  ctx.previous.dirs.get(slot.dir) === undefined && firstLook(ctx, slot.real);
+
+/** The entry names of a skill directory, or the warning that it cannot be listed. */
+function namesOrWarning(dir: string): string[] | ScanItem {
+  try {
+    return namesNow(dir);
+  } catch (e) {
+    return unreadableDir(dir, e);
+  }
 }
 
 /**

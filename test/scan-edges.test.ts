@@ -220,6 +220,20 @@ describe("one file behind several manifest paths (audit D, finding 5)", () => {
     },
   );
 
+  test.each([true, false])(
+    "is read and parsed once per scan across roots too (async %s): a hard link in a later root",
+    async (async) => {
+      const first = writeTree({ "a/SKILL.md": skill("shared") });
+      const second = writeTree({ "z/keep": "" });
+      fs.linkSync(path.join(first, "a", "SKILL.md"), path.join(second, "z", "SKILL.md"));
+      const config = resolveConfig({ roots: [{ path: first }, { path: second }] });
+      const scan = async ? await scanAsync(config, NO_CACHE) : scanSync(config);
+      const [a, z] = scan.roots.map((items) => (items[0]?.kind === "candidate" ? items[0] : undefined));
+      expect(z?.path).toBe(path.join(second, "z", "SKILL.md"));
+      expect(z?.outcome).toBe(a?.outcome);
+    },
+  );
+
   test("a file changed between two of its reads is read again", () => {
     const root = writeTree({ "a/SKILL.md": skill("one"), "b/SKILL.md": { symlink: "../a/SKILL.md" } });
     const file = path.join(root, "a", "SKILL.md");
