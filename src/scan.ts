@@ -169,10 +169,11 @@ function firstLook(ctx: Context, real: string): boolean {
 }
 
 /**
- * A skill directory the last scan saw (or whose real path is not known), looked at again
- * synchronously: the plain path of an unchanged directory, the generator for the rest. A function of
- * its own, not a closure made for each scan: a closure's optimized code goes with the last closure made
- * at its site, at the next full collection, and each refresh after one ran it unoptimized again.
+ * A skill directory the last scan saw (or one a first look's plain path does not take: see
+ * {@link firstLook}), synchronously: the plain path of an unchanged directory, the generator for the
+ * rest. A function of its own, not a closure made for each scan: a closure's optimized code goes with
+ * the last closure made at its site, at the next full collection, and each refresh after one ran it
+ * unoptimized again.
  */
 function lookSync(ctx: Context, name: string, dir: string, real: string): ScanItem | undefined {
   const prev = ctx.previous.dirs.get(dir);
