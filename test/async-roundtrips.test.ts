@@ -120,6 +120,28 @@ test("a manifest changed under a reused listing is opened in the thread pool", a
   expect(requests).toBe(1 + 2 * 10 + 1);
 });
 
+test("a manifest replaced in a directory listed again is opened in place", async () => {
+  const tree: Tree = {};
+  for (let i = 0; i < 10; i++) tree[`s${i}/SKILL.md`] = skill(`s${i}`);
+  const root = writeTree(tree);
+  await pastTrustWindow(root);
+  const s = await createAgentSkillsAsync({ roots: [{ path: root }] });
+  await s.refreshAsync();
+  // Renamed over s3's manifest: the directory's signature changes (its listing is taken again), and
+  // so does the manifest's (it is read again).
+  const next = path.join(root, "s3", "next.md");
+  fs.writeFileSync(next, skill("s3", "Replaced."));
+  fs.renameSync(next, path.join(root, "s3", "SKILL.md"));
+  await pastTrustWindow(path.join(root, "s3"));
+  const requests = await poolRequests(async () => {
+    expect((await s.refreshAsync()).changed).toEqual(["s3"]);
+  });
+  expect(s.getSkill("s3")?.description).toBe("Replaced.");
+  // The root's stat; each skill: its directory's stat and its manifest's; s3's listing, its manifest
+  // then opened in place (an open in the pool would make it 23).
+  expect(requests).toBe(1 + 2 * 10 + 1);
+});
+
 // The sync scan's open is a mutant-hunting regression (O_NOFOLLOW); the async one's is the in-place open.
 test.each([
   ["createAgentSkills", async (o: AgentSkillsOptions) => createAgentSkills(o)],
