@@ -98,48 +98,46 @@ test("an error from the in-place open is the task's, as from the sync scan's ope
   expect(sync.warnings).toEqual([["invalid_skill", expect.stringContaining("cannot be read (EIO)")]]);
 });
 
-test("a manifest changed under a reused listing is opened in the thread pool", async () => {
+/**
+ * Ten skills, discovered past the trust window and refreshed once (discovery lists without the
+ * directories' signatures; the first refresh takes them, so the next may reuse the listings); then
+ * `change` is made to s3, and the next refresh is counted: its changed names, s3's description and
+ * the thread-pool requests it made.
+ */
+async function refreshAfter(change: (s3: string) => void) {
   const tree: Tree = {};
   for (let i = 0; i < 10; i++) tree[`s${i}/SKILL.md`] = skill(`s${i}`);
   const root = writeTree(tree);
-  // Past the trust window: the refresh may then reuse the listings.
   await pastTrustWindow(root);
   const s = await createAgentSkillsAsync({ roots: [{ path: root }] });
-  // Discovery lists without the directories' signatures; this first refresh takes them.
   await s.refreshAsync();
-  // Rewritten in place: the directory's signature holds, the file's does not.
-  fs.writeFileSync(path.join(root, "s3", "SKILL.md"), skill("s3", "Changed."));
-  await pastTrustWindow(path.join(root, "s3", "SKILL.md"));
+  const s3 = path.join(root, "s3");
+  change(s3);
+  await pastTrustWindow(s3);
   let changed: readonly string[] = [];
   const requests = await poolRequests(async () => {
     changed = (await s.refreshAsync()).changed;
   });
-  expect(changed).toEqual(["s3"]);
-  expect(s.getSkill("s3")?.description).toBe("Changed.");
+  return { changed, description: s.getSkill("s3")?.description, requests };
+}
+
+test("a manifest changed under a reused listing is opened in the thread pool", async () => {
+  // Rewritten in place: the directory's signature holds, the file's does not.
+  const r = await refreshAfter((s3) => fs.writeFileSync(path.join(s3, "SKILL.md"), skill("s3", "Changed.")));
   // The root's stat; each skill: its directory's stat and its manifest's; s3's open (its listing was reused).
-  expect(requests).toBe(1 + 2 * 10 + 1);
+  expect(r).toEqual({ changed: ["s3"], description: "Changed.", requests: 1 + 2 * 10 + 1 });
 });
 
 test("a manifest replaced in a directory listed again is opened in place", async () => {
-  const tree: Tree = {};
-  for (let i = 0; i < 10; i++) tree[`s${i}/SKILL.md`] = skill(`s${i}`);
-  const root = writeTree(tree);
-  await pastTrustWindow(root);
-  const s = await createAgentSkillsAsync({ roots: [{ path: root }] });
-  await s.refreshAsync();
   // Renamed over s3's manifest: the directory's signature changes (its listing is taken again), and
   // so does the manifest's (it is read again).
-  const next = path.join(root, "s3", "next.md");
-  fs.writeFileSync(next, skill("s3", "Replaced."));
-  fs.renameSync(next, path.join(root, "s3", "SKILL.md"));
-  await pastTrustWindow(path.join(root, "s3"));
-  const requests = await poolRequests(async () => {
-    expect((await s.refreshAsync()).changed).toEqual(["s3"]);
+  const r = await refreshAfter((s3) => {
+    fs.writeFileSync(path.join(s3, "next.md"), skill("s3", "Replaced."));
+    fs.renameSync(path.join(s3, "next.md"), path.join(s3, "SKILL.md"));
   });
-  expect(s.getSkill("s3")?.description).toBe("Replaced.");
   // The root's stat; each skill: its directory's stat and its manifest's; s3's listing, its manifest
   // then opened in place (an open in the pool would make it 23).
-  expect(requests).toBe(1 + 2 * 10 + 1);
+  expect(r).toEqual({ changed: ["s3"], description: "Replaced.", requests: 1 + 2 * 10 + 1 });
 });
 
 // The sync scan's open is a mutant-hunting regression (O_NOFOLLOW); the async one's is the in-place open.
