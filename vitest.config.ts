@@ -7,7 +7,7 @@ export default defineConfig({
     include: ["test/**/*.test.ts"],
     // The packed-tarball test installs Node.js 22 from the registry: `npm run test:package`, run by .ci/run.
     exclude: ["test/package.test.ts", "test/fixtures/**", "**/node_modules/**"],
-    globalSetup: ["test/helpers/corpus-notice.ts"],
+    globalSetup: ["test/helpers/corpus-notice.ts", "test/helpers/temp-root.ts"],
     setupFiles: ["test/helpers/setup.ts"],
     testTimeout: 30_000,
     pool: "forks",

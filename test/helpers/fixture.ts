@@ -5,6 +5,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { test } from "vitest";
 import type { SkillInfo } from "../../src/index.js";
+import { TEMP_ROOT_VARIABLE } from "./temp-root.js";
 
 /** A file's content, a symlink (target as written), a FIFO, or an empty directory. */
 export type Node = string | Buffer | { symlink: string } | { fifo: true } | { dir: true };
@@ -21,14 +22,11 @@ export function removeTempDirs(): void {
   }
 }
 
-/** The folders {@link tempDir} made that are not removed yet. */
-export function tempDirsLeft(): readonly string[] {
-  return [...made];
-}
-
 /** A fresh empty folder (its realpath), removed after the test file. */
 export function tempDir(): string {
-  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "agent-skills-")));
+  // Inside the run's own folder when the main config's global setup made one (test/helpers/temp-root.ts).
+  const base = process.env[TEMP_ROOT_VARIABLE] ?? os.tmpdir();
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(base, "agent-skills-")));
   made.push(dir);
   return dir;
 }
