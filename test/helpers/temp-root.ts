@@ -7,9 +7,31 @@ import * as path from "node:path";
 /** The variable through which the run's folder reaches the test workers, which inherit the environment. */
 export const TEMP_ROOT_VARIABLE = "AGENT_SKILLS_TEST_TMP";
 
-/** Vitest global setup: make the run's folder; the teardown it returns removes it. */
+const PREFIX = "agent-skills-run-";
+const OF_PROCESS = new RegExp(`^${PREFIX}(\\d+)-`);
+
+/** Whether the process `pid` is gone: its run can no longer remove its folder. */
+function gone(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "ESRCH";
+  }
+}
+
+/**
+ * Vitest global setup: make the run's folder (named after this process), after removing those of runs
+ * whose process is gone without its teardown (Stryker's workers end that way); the teardown it
+ * returns removes the folder.
+ */
 export default function setup(): () => void {
-  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "agent-skills-run-")));
+  const tmp = os.tmpdir();
+  for (const name of fs.readdirSync(tmp)) {
+    const pid = Number(OF_PROCESS.exec(name)?.[1]);
+    if (pid > 0 && gone(pid)) fs.rmSync(path.join(tmp, name), { recursive: true, force: true });
+  }
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(tmp, `${PREFIX}${process.pid}-`)));
   // Reachable by all, as the system's temp folder is: the folders inside stay private to their owner,
   // and a test that runs a child as another user opens its own to it (test/faults-privileges.test.ts).
   fs.chmodSync(root, 0o755);
