@@ -40,7 +40,8 @@ export default function setup(): () => void {
     const left = fs.readdirSync(root);
     fs.rmSync(root, { recursive: true, force: true, maxRetries: 2 });
     // Each test file removes its folders when it ends (test/helpers/setup.ts). Under Stryker a failing
-    // test stops the run and its other files mid-way, so folders are left there, and removed here.
+    // test stops the run and its other files mid-way, so folders are left by design; its workers end
+    // without this teardown, and the next run's setup removes their folders.
     if (left.length > 0 && process.env.STRYKER_MUTATOR_WORKER === undefined) {
       // Vitest reports an error thrown here but still exits 0: the exit code is set instead.
       process.stderr.write(
