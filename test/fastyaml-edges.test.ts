@@ -5,6 +5,7 @@ import { describe, expect, test } from "vitest";
 import { parseDocument } from "yaml";
 import { MAX_NESTING } from "../src/fastscalar.js";
 import { fastParse, YAML_ERROR } from "../src/fastyaml.js";
+import { nearStackEnd, OVERFLOW } from "./helpers/stack.js";
 
 const DECLINE = "decline";
 const ERROR = "yaml's error";
@@ -163,27 +164,11 @@ test("a stack overflow inside the fast path is thrown, not taken for a decline o
   for (let depth = 1; depth < MAX_NESTING; depth++) text = `k:\n${text.replace(/^/gm, "  ")}`;
   const value = fastParse(text);
   expect(value).toEqual(viaYaml(text));
-  const deeper = (frames: number): unknown => (frames === 0 ? fastParse(text) : deeper(frames - 1));
-  const outcome = (frames: number): unknown => {
-    try {
-      return deeper(frames);
-    } catch (e) {
-      if (!(e instanceof RangeError)) throw e;
-      return "overflow";
-    }
-  };
-  for (let i = 0; i < 20; i++) deeper(2000);
   // The fewest frames from which the call overflows; below it, every call that returns gives the value.
   // An overflow swallowed inside the fast path would give a decline (or a yaml error) there instead.
-  let low = 0;
-  let high = 1_000_000;
-  while (low < high) {
-    const mid = Math.floor((low + high) / 2);
-    if (outcome(mid) === "overflow") high = mid;
-    else low = mid + 1;
-  }
-  for (let frames = Math.max(0, low - 300); frames < low; frames++) {
+  const { outcome, limit } = nearStackEnd(() => fastParse(text));
+  for (let frames = Math.max(0, limit - 300); frames < limit; frames++) {
     const got = outcome(frames);
-    if (got !== "overflow") expect(got).toEqual(value);
+    if (got !== OVERFLOW) expect(got).toEqual(value);
   }
 });

@@ -9,6 +9,7 @@ import {
   repairYaml,
 } from "../src/frontmatter.js";
 import { nest } from "./helpers/fixture.js";
+import { nearStackEnd, OVERFLOW } from "./helpers/stack.js";
 
 const TOO_DEEP = { ok: false, message: "frontmatter nests deeper than 64 levels" };
 const EXPANDS = {
@@ -151,31 +152,13 @@ describe("depth bound", () => {
       { length: 4 },
       (_, i) => `a${i}: &a${i} ${nest(60, i === 0 ? "x" : `*a${i - 1}`)}`,
     ).join("\n");
-    const deeper = (frames: number): unknown =>
-      frames === 0 ? parseFrontmatter(text, false) : deeper(frames - 1);
-    const outcome = (frames: number): unknown => {
-      try {
-        return deeper(frames);
-      } catch (e) {
-        if (!(e instanceof RangeError)) throw e;
-        return "overflow";
-      }
-    };
-    expect(deeper(0)).toEqual(TOO_DEEP);
-    // Frames shrink once the JIT has compiled the recursion: warm it, then bisect for the fewest frames
-    // from which the call itself overflows, and sweep up from below there to it.
-    for (let i = 0; i < 20; i++) deeper(2000);
-    let low = 0;
-    let high = 1_000_000;
-    while (low < high) {
-      const mid = Math.floor((low + high) / 2);
-      if (outcome(mid) === "overflow") high = mid;
-      else low = mid + 1;
-    }
+    expect(parseFrontmatter(text, false)).toEqual(TOO_DEEP);
+    // From below the fewest frames at which the call itself overflows, up to them.
+    const { outcome, limit } = nearStackEnd(() => parseFrontmatter(text, false));
     let checked = 0;
-    for (let frames = Math.max(0, low - 1500); ; frames += 2) {
+    for (let frames = Math.max(0, limit - 1500); ; frames += 2) {
       const got = outcome(frames);
-      if (got === "overflow") break;
+      if (got === OVERFLOW) break;
       expect(got, `${frames} frames down`).toEqual(TOO_DEEP);
       checked++;
     }
