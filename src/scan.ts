@@ -36,6 +36,7 @@ import {
 import {
   type Context,
   context,
+  type DirMemo,
   NO_CACHE,
   type ScanCache,
   type ScanHint,
@@ -169,14 +170,19 @@ function firstLook(ctx: Context, real: string): boolean {
 }
 
 /**
- * A skill directory the last scan saw (or one a first look's plain path does not take: see
- * {@link firstLook}), synchronously: the plain path of an unchanged directory, the generator for the
- * rest. A function of its own, not a closure made for each scan: a closure's optimized code goes with
+ * A skill directory the last scan saw (`prev`, what it found there), or one a first look's plain path
+ * does not take (see {@link firstLook}), synchronously: the plain path of an unchanged directory, the
+ * generator for the rest. A function of its own, not a closure made for each scan: a closure's optimized code goes with
  * the last closure made at its site, at the next full collection, and each refresh after one ran it
  * unoptimized again.
  */
-function lookSync(ctx: Context, name: string, dir: string, real: string): ScanItem | undefined {
-  const prev = ctx.previous.dirs.get(dir);
+function lookSync(
+  ctx: Context,
+  name: string,
+  dir: string,
+  real: string,
+  prev: DirMemo | undefined,
+): ScanItem | undefined {
   if (!checkable(prev)) return runSync(inspect(ctx, name, dir, real));
   let dirStat: Stat;
   try {
@@ -217,10 +223,15 @@ export function scanSync(config: SkillConfig, previous: ScanCache = NO_CACHE): S
  * again one at a time, in the last pass, in their place.
  */
 function lookAllSync(ctx: Context, slots: readonly Slot[]): ScanItem[] {
+  // What the last scan found in each directory, looked up once for the passes.
+  const prevs: (DirMemo | undefined)[] = [];
   const listed: (readonly string[] | ScanItem | undefined)[] = [];
   for (let i = 0; i < slots.length; i++) {
     const slot = slots[i] as Slot;
-    listed.push(slot.kind === "dir" && firstSeen(ctx, slot) ? namesOrWarning(slot.dir) : undefined);
+    const prev = slot.kind === "dir" ? ctx.previous.dirs.get(slot.dir) : undefined;
+    prevs.push(prev);
+    const first = slot.kind === "dir" && prev === undefined && firstLook(ctx, slot.real);
+    listed.push(first ? namesOrWarning(slot.dir) : undefined);
   }
   // A file read in this pass is parsed only in the next: until then, its read answers for it.
   const pending = new Map<number, { readonly stat: Stat }>();
@@ -242,7 +253,7 @@ function lookAllSync(ctx: Context, slots: readonly Slot[]): ScanItem[] {
     const read = reads[i];
     let item: ScanItem | undefined;
     if (slot.kind !== "dir") item = slot;
-    else if (read === undefined) item = lookSync(ctx, slot.name, slot.dir, slot.real);
+    else if (read === undefined) item = lookSync(ctx, slot.name, slot.dir, slot.real, prevs[i]);
     else if (!("listing" in read)) item = read;
     else {
       const got = finishListed(ctx, slot.name, slot.dir, slot.real, read);
@@ -252,10 +263,6 @@ function lookAllSync(ctx: Context, slots: readonly Slot[]): ScanItem[] {
   }
   return items;
 }
-
-/** Whether `slot` takes the plain path of a first look (see {@link firstLook}). */
-const firstSeen = (ctx: Context, slot: DirSlot) =>
-  ctx.previous.dirs.get(slot.dir) === undefined && firstLook(ctx, slot.real);
 
 /** The entry names of a skill directory, or the warning that it cannot be listed. */
 function namesOrWarning(dir: string): string[] | ScanItem {
