@@ -195,11 +195,11 @@ export interface ListedRead {
 }
 
 /**
- * The first half of {@link inspectListed}: choose the manifest among `names` (symlinks followed) and
- * read it. `known` answers for files already read by this scan (see `Context.read`).
+ * The first half of {@link inspectListed}: read the manifest `listing` chose (among entry names listed
+ * with symlinks followed, see {@link chooseListed}). `known` answers for files already read by this scan
+ * (see `Context.read`).
  */
-export function readListed(dir: string, names: readonly string[], known: KnownSigs): ListedRead {
-  const listing = chooseManifest(dir, names, true);
+export function readListed(dir: string, listing: Listing, known: KnownSigs): ListedRead {
   const { chosen } = listing;
   if (chosen === undefined) return { listing, file: "", got: undefined, error: undefined };
   const file = child(dir, chosen.name);
@@ -261,8 +261,12 @@ export function inspectListed(
   real: string,
   names: readonly string[],
 ): ReturnType<typeof finishListed> {
-  return finishListed(ctx, name, dir, real, readListed(dir, names, ctx.read));
+  return finishListed(ctx, name, dir, real, readListed(dir, chooseListed(dir, names), ctx.read));
 }
+
+/** The manifest among the entry names of a directory listed with symlinks followed. */
+export const chooseListed = (dir: string, names: readonly string[]): Listing =>
+  chooseManifest(dir, names, true);
 
 /** {@link inspectListed}'s end when the read threw: what {@link inspect} makes of the same failure. */
 function* failedItem(

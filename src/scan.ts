@@ -24,6 +24,7 @@ import {
 import {
   CHANGED,
   checkable,
+  chooseListed,
   finishListed,
   inspect,
   inspectListed,
@@ -37,6 +38,7 @@ import {
   type Context,
   context,
   type DirMemo,
+  type Listing,
   NO_CACHE,
   type ScanCache,
   type ScanHint,
@@ -225,25 +227,26 @@ export function scanSync(config: SkillConfig, previous: ScanCache = NO_CACHE): S
 function lookAllSync(ctx: Context, slots: readonly Slot[]): ScanItem[] {
   // What the last scan found in each directory, looked up once for the passes.
   const prevs: (DirMemo | undefined)[] = [];
-  const listed: (readonly string[] | ScanItem | undefined)[] = [];
+  // The manifest each new directory's listing chose, taken in this pass: the names themselves die here.
+  const listed: (Listing | ScanItem | undefined)[] = [];
   for (let i = 0; i < slots.length; i++) {
     const slot = slots[i] as Slot;
     const prev = slot.kind === "dir" ? ctx.previous.dirs.get(slot.dir) : undefined;
     prevs.push(prev);
     const first = slot.kind === "dir" && prev === undefined && firstLook(ctx, slot.real);
-    listed.push(first ? namesOrWarning(slot.dir) : undefined);
+    listed.push(first ? listingOrWarning(slot.dir) : undefined);
   }
   // A file read in this pass is parsed only in the next: until then, its read answers for it.
   const pending = new Map<number, { readonly stat: Stat }>();
   const known = { get: (ino: number) => ctx.read.get(ino) ?? pending.get(ino) };
   const reads: (ListedRead | ScanItem | undefined)[] = [];
   for (let i = 0; i < slots.length; i++) {
-    const names = listed[i];
-    if (!Array.isArray(names)) {
-      reads.push(names as ScanItem | undefined);
+    const listing = listed[i];
+    if (listing === undefined || !("chosen" in listing)) {
+      reads.push(listing);
       continue;
     }
-    const read = readListed((slots[i] as DirSlot).dir, names, known);
+    const read = readListed((slots[i] as DirSlot).dir, listing, known);
     if (read.got?.kind === "ok") pending.set(read.got.stat.ino, read.got);
     reads.push(read);
   }
@@ -264,10 +267,10 @@ function lookAllSync(ctx: Context, slots: readonly Slot[]): ScanItem[] {
   return items;
 }
 
-/** The entry names of a skill directory, or the warning that it cannot be listed. */
-function namesOrWarning(dir: string): string[] | ScanItem {
+/** The manifest a skill directory's entry names give, or the warning that it cannot be listed. */
+function listingOrWarning(dir: string): Listing | ScanItem {
   try {
-    return namesNow(dir);
+    return chooseListed(dir, namesNow(dir));
   } catch (e) {
     return unreadableDir(dir, e);
   }
