@@ -196,8 +196,7 @@ export interface ListedRead {
 
 /**
  * The first half of {@link inspectListed}: read the manifest `listing` chose (among entry names listed
- * with symlinks followed, see {@link chooseListed}). `known` answers for files already read by this scan
- * (see `Context.read`).
+ * with symlinks followed). `known` answers for files already read by this scan (see `Context.read`).
  */
 export function readListed(dir: string, listing: Listing, known: KnownSigs): ListedRead {
   const { chosen } = listing;
@@ -261,12 +260,8 @@ export function inspectListed(
   real: string,
   names: readonly string[],
 ): ReturnType<typeof finishListed> {
-  return finishListed(ctx, name, dir, real, readListed(dir, chooseListed(dir, names), ctx.read));
+  return finishListed(ctx, name, dir, real, readListed(dir, chooseManifest(dir, names, true), ctx.read));
 }
-
-/** The manifest among the entry names of a directory listed with symlinks followed. */
-export const chooseListed = (dir: string, names: readonly string[]): Listing =>
-  chooseManifest(dir, names, true);
 
 /** {@link inspectListed}'s end when the read threw: what {@link inspect} makes of the same failure. */
 function* failedItem(

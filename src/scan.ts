@@ -1,6 +1,6 @@
 // Roots → candidate skill directories → manifest outcomes, written once as fs tasks with a sync and an async driver.
 import * as path from "node:path";
-import { child, warn } from "./candidate.js";
+import { child, chooseManifest, warn } from "./candidate.js";
 import {
   ABSENT,
   type DirEntry,
@@ -24,7 +24,6 @@ import {
 import {
   CHANGED,
   checkable,
-  chooseListed,
   finishListed,
   inspect,
   inspectListed,
@@ -174,9 +173,9 @@ function firstLook(ctx: Context, real: string): boolean {
 /**
  * A skill directory the last scan saw (`prev`, what it found there), or one a first look's plain path
  * does not take (see {@link firstLook}), synchronously: the plain path of an unchanged directory, the
- * generator for the rest. A function of its own, not a closure made for each scan: a closure's optimized code goes with
- * the last closure made at its site, at the next full collection, and each refresh after one ran it
- * unoptimized again.
+ * generator for the rest. A function of its own, not a closure made for each scan: a closure's
+ * optimized code goes with the last closure made at its site, at the next full collection, and each
+ * refresh after one ran it unoptimized again.
  */
 function lookSync(
   ctx: Context,
@@ -270,7 +269,7 @@ function lookAllSync(ctx: Context, slots: readonly Slot[]): ScanItem[] {
 /** The manifest a skill directory's entry names give, or the warning that it cannot be listed. */
 function listingOrWarning(dir: string): Listing | ScanItem {
   try {
-    return chooseListed(dir, namesNow(dir));
+    return chooseManifest(dir, namesNow(dir), true);
   } catch (e) {
     return unreadableDir(dir, e);
   }
