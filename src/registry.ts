@@ -1,6 +1,6 @@
 // The AgentSkills instance: an immutable snapshot of the last good scan, and the three tiers served from it.
 
-import { dropLosers, refill } from "./bodies.js";
+import { dropLosers, dropLosersInTurns, refill } from "./bodies.js";
 import { resolveConfig } from "./config.js";
 import { describeValue, SkillError } from "./errors.js";
 import { runAsync, runSync } from "./fsx.js";
@@ -243,8 +243,11 @@ class Registry implements AgentSkills {
       const merged = this.#unchanged(scan)
         ? undefined
         : (this.#patch(scan) ?? (await mergeInTurns(this.config, scan, this.#snapshot.skills)));
-      if (merged !== undefined) await runAsync(refill(this.config, merged.skills));
-      return this.#install(scan, generation, merged, quiet);
+      if (merged === undefined) return this.#install(scan, generation, merged, quiet);
+      await runAsync(refill(this.config, merged.skills));
+      const result = this.#install(scan, generation, merged, quiet, false);
+      await dropLosersInTurns(scan.roots, merged.skills, () => this.#snapshot.generation === generation);
+      return result;
     });
     this.#asyncQueue = run.catch(() => undefined);
     return run;
@@ -263,9 +266,16 @@ class Registry implements AgentSkills {
   /**
    * Swap in a scan and its merge (`undefined`: the scan is unchanged, keep the catalog), unless a newer
    * scan already landed; `quiet` keeps an unchanged scan from emitting its warnings again. A strict
-   * merge error was thrown before this, leaving the snapshot as it was.
+   * merge error was thrown before this, leaving the snapshot as it was. Without `drop`, the caller
+   * drops the losers' bodies itself (the async refresh, in turns).
    */
-  #install(scan: Scan, generation: number, merged: Merged | undefined, quiet = false): RefreshResult {
+  #install(
+    scan: Scan,
+    generation: number,
+    merged: Merged | undefined,
+    quiet = false,
+    drop = true,
+  ): RefreshResult {
     const before = this.#snapshot;
     if (generation < before.generation) return NOTHING;
     if (merged === undefined) {
@@ -286,7 +296,7 @@ class Registry implements AgentSkills {
       cache: scan.cache,
       generation,
     };
-    dropLosers(scan.roots, merged.skills);
+    if (drop) dropLosers(scan.roots, merged.skills);
     this.#emit(merged.warnings);
     // From an empty catalog every name is new, and already sorted.
     if (before.skills.size === 0) return Object.freeze({ ...NOTHING, added: Object.freeze(names) });
