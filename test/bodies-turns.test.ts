@@ -53,3 +53,9 @@ test("no step runs once the scan is no longer the current one", async () => {
   await dropLosersInTurns(roots, skills, () => false);
   expect(kept(roots[0])).toBe(PER_ROOT - DROP_STEP_ITEMS);
 });
+
+test("a root without items takes no step and no turn", async () => {
+  let checks = 0;
+  await dropLosersInTurns([[], []], new Map(), () => ++checks > 0);
+  expect(checks).toBe(0);
+});
