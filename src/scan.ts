@@ -325,7 +325,7 @@ async function lookAsync(
 }
 
 /** How many skill directories the async scan inspects at once. */
-const CONCURRENCY = 32;
+const CONCURRENCY = 64;
 
 /**
  * Scan every root without blocking; the result is identical to {@link scanSync}'s. With a `hint` (from

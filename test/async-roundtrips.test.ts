@@ -164,7 +164,7 @@ test.each([
 describe("thread-pool requests", () => {
   test("those made in one stretch reach the pool together, at the next turn", async () => {
     const tree: Tree = {};
-    for (let i = 10; i < 50; i++) tree[`s${i}/SKILL.md`] = skill(`s${i}`);
+    for (let i = 100; i < 200; i++) tree[`s${i}/SKILL.md`] = skill(`s${i}`);
     const root = writeTree(tree);
     // One log of the requests the scan makes (the seam, synchronous) and those Node starts in the pool.
     const log: string[] = [];
@@ -182,10 +182,10 @@ describe("thread-pool requests", () => {
     } finally {
       hook.disable();
     }
-    expect(s.listSkills()).toHaveLength(40);
-    // The 32 workers each ask for a listing in one stretch; none is started before all have asked.
-    expect(log.slice(0, 64)).toEqual([...Array(32).fill("asked"), ...Array(32).fill("started")]);
-    expect(log.filter((e) => e === "started")).toHaveLength(40);
+    expect(s.listSkills()).toHaveLength(100);
+    // The 64 workers each ask for a listing in one stretch; none is started before all have asked.
+    expect(log.slice(0, 128)).toEqual([...Array(64).fill("asked"), ...Array(64).fill("started")]);
+    expect(log.filter((e) => e === "started")).toHaveLength(100);
   });
 
   // The options refuse a NUL byte before any scan (a StartupError), so the task is driven directly.

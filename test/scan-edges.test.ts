@@ -151,9 +151,9 @@ describe("what a root listing costs and keeps", () => {
 });
 
 describe("the async scan", () => {
-  test("at most 32 skill directories are inspected at once", async () => {
+  test("at most 64 skill directories are inspected at once", async () => {
     const tree: Tree = {};
-    for (let i = 10; i < 50; i++) tree[`s${i}/SKILL.md`] = skill(`s${i}`);
+    for (let i = 100; i < 200; i++) tree[`s${i}/SKILL.md`] = skill(`s${i}`);
     const root = writeTree(tree);
     // Workers start together in one synchronous stretch, each with its first fs call, before any call
     // completes: count the skill directories listed by the end of that stretch.
@@ -165,9 +165,9 @@ describe("the async scan", () => {
     });
     const scan = await scanAsync(configOf(root), { dirs: new Map(), roots: new Map() });
     setFaultHook(null);
-    expect(scan.roots[0]?.length).toBe(40);
-    expect(listed).toBe(40);
-    expect(started).toBe(32);
+    expect(scan.roots[0]?.length).toBe(100);
+    expect(listed).toBe(100);
+    expect(started).toBe(64);
   });
 
   test("roots with nothing to show give no items, async as sync", async () => {
