@@ -1,4 +1,4 @@
-// StrykerJS (`npm run mutate`, or `npx stryker run --mutate src/fastscalar.ts` for one file). See docs/mutation.md.
+// StrykerJS (`npm run mutate`, or `npm run mutate -- --mutate src/fastscalar.ts` for one file). See docs/mutation.md.
 /** @type {import("@stryker-mutator/api/core").PartialStrykerOptions} */
 export default {
   packageManager: "npm",
