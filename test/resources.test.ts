@@ -191,7 +191,10 @@ describe("resource enumeration", () => {
     const root = writeTree({ "s/SKILL.md": skill("s"), "s/more/x.txt": "x" });
     const dir = path.join(root, "s", "many");
     fs.mkdirSync(dir);
-    for (let i = 0; i < 10_005; i++) fs.writeFileSync(path.join(dir, `f${String(i).padStart(5, "0")}`), "");
+    // Hard links to one empty file: an entry each, without a write each (a fresh clone's suite is timed).
+    const seed = path.join(root, "seed");
+    fs.writeFileSync(seed, "");
+    for (let i = 0; i < 10_005; i++) fs.linkSync(seed, path.join(dir, `f${String(i).padStart(5, "0")}`));
     const seen: SkillWarning[] = [];
     setWarnSink((w) => seen.push(w));
     const s = createAgentSkills({ roots: [{ path: root }] });
@@ -205,13 +208,14 @@ describe("resource enumeration", () => {
   test("entries skipped with a warning count toward the 10,000 too (audit D, finding 6)", () => {
     // 10,005 dangling symlinks and backslash names: each warned and none counted, so the listing (and
     // its warnings) never stopped: 60,000 entries gave 60,000 warnings on every loadSkill.
-    const root = writeTree({ "s/SKILL.md": skill("s"), "s/zz.txt": "z" });
+    const root = writeTree({ "s/SKILL.md": skill("s"), "s/zz.txt": "z", seed: "" });
+    const seed = path.join(root, "seed");
     const dir = path.join(root, "s", "many");
     fs.mkdirSync(dir);
     for (let i = 0; i < 10_005; i++) {
       const name = `f${String(i).padStart(5, "0")}`;
       if (i % 2 === 0) fs.symlinkSync("nowhere", path.join(dir, name));
-      else fs.writeFileSync(path.join(dir, `${name}\\x`), "");
+      else fs.linkSync(seed, path.join(dir, `${name}\\x`));
     }
     const s = createAgentSkills({ roots: [{ path: root }], onWarning: () => {} });
     const loaded = s.loadSkill("s");
