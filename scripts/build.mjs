@@ -10,10 +10,12 @@ const run = promisify(execFile);
 
 // A stale file from an earlier build would be packed and published, so start from nothing.
 await rm("dist", { recursive: true, force: true });
-// Two independent compiles: running them together halves the wait on a two-core machine.
+// Two independent compiles: running them together halves the wait on a two-core machine. Emit only
+// (`--noCheck`, the same files byte for byte): `npm run typecheck` checks both configurations, and the
+// build that `npm test` starts with took 11.5 s of a fresh clone's run with the checks, 7 without.
 await Promise.all(
   ["tsconfig.build.json", "tsconfig.cjs.json"].map((config) =>
-    run(process.execPath, [tsc, "-p", config]).catch((e) => {
+    run(process.execPath, [tsc, "-p", config, "--noCheck"]).catch((e) => {
       process.stderr.write(`${e.stdout ?? ""}${e.stderr ?? ""}`);
       throw new Error(`tsc -p ${config} failed`);
     }),
