@@ -1,6 +1,6 @@
 // Which manifest bodies a snapshot keeps: the winners' only. A losing candidate's body is dropped, and
 // read again should a later scan make it the winner.
-import { type FsTask, fsCode, readManifest } from "./fsx.js";
+import { type FsTask, fsCode, readManifest, waitTurn } from "./fsx.js";
 import type { CatalogEntry } from "./merge.js";
 import type { ScanItem } from "./scan.js";
 import { parseManifest } from "./skill.js";
@@ -39,7 +39,7 @@ export async function dropLosersInTurns(
     for (let from = 0; from < items.length; from += DROP_STEP_ITEMS) {
       if (!current()) return;
       dropRange(items, skills, from, Math.min(from + DROP_STEP_ITEMS, items.length));
-      await new Promise((resolve) => setImmediate(resolve));
+      await waitTurn();
     }
   }
 }

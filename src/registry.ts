@@ -3,7 +3,7 @@
 import { dropLosers, dropLosersInTurns, refill } from "./bodies.js";
 import { resolveConfig } from "./config.js";
 import { describeValue, SkillError } from "./errors.js";
-import { runAsync, runSync } from "./fsx.js";
+import { runAsync, runSync, waitTurn } from "./fsx.js";
 import { bodyText } from "./manifest.js";
 import {
   type CatalogEntry,
@@ -216,8 +216,12 @@ class Registry implements AgentSkills {
     const merged = this.#unchanged(scan)
       ? undefined
       : (this.#patch(scan) ?? merge(this.config, scan.roots, this.#snapshot.skills));
-    if (merged !== undefined) runSync(refill(this.config, merged.skills));
-    return this.#install(scan, generation, merged);
+    if (merged === undefined) return this.#install(scan, generation, merged);
+    runSync(refill(this.config, merged.skills));
+    const result = this.#install(scan, generation, merged);
+    // Installed: a sync refresh cannot be overtaken (one from a warn sink is refused).
+    dropLosers(scan.roots, merged.skills);
+    return result;
   }
 
   refreshAsync(): Promise<RefreshResult> {
@@ -245,7 +249,7 @@ class Registry implements AgentSkills {
         : (this.#patch(scan) ?? (await mergeInTurns(this.config, scan, this.#snapshot.skills)));
       if (merged === undefined) return this.#install(scan, generation, merged, quiet);
       await runAsync(refill(this.config, merged.skills));
-      const result = this.#install(scan, generation, merged, quiet, false);
+      const result = this.#install(scan, generation, merged, quiet);
       await dropLosersInTurns(scan.roots, merged.skills, () => this.#snapshot.generation === generation);
       return result;
     });
@@ -266,16 +270,10 @@ class Registry implements AgentSkills {
   /**
    * Swap in a scan and its merge (`undefined`: the scan is unchanged, keep the catalog), unless a newer
    * scan already landed; `quiet` keeps an unchanged scan from emitting its warnings again. A strict
-   * merge error was thrown before this, leaving the snapshot as it was. Without `drop`, the caller
-   * drops the losers' bodies itself (the async refresh, in turns).
+   * merge error was thrown before this, leaving the snapshot as it was. The caller drops the losers'
+   * bodies after it (bodies.ts).
    */
-  #install(
-    scan: Scan,
-    generation: number,
-    merged: Merged | undefined,
-    quiet = false,
-    drop = true,
-  ): RefreshResult {
+  #install(scan: Scan, generation: number, merged: Merged | undefined, quiet = false): RefreshResult {
     const before = this.#snapshot;
     if (generation < before.generation) return NOTHING;
     if (merged === undefined) {
@@ -296,7 +294,6 @@ class Registry implements AgentSkills {
       cache: scan.cache,
       generation,
     };
-    if (drop) dropLosers(scan.roots, merged.skills);
     this.#emit(merged.warnings);
     // From an empty catalog every name is new, and already sorted.
     if (before.skills.size === 0) return Object.freeze({ ...NOTHING, added: Object.freeze(names) });
@@ -309,7 +306,7 @@ async function mergeInTurns(config: SkillConfig, scan: Scan, previous: Merged["s
   const steps = mergeSteps(config, scan.roots, previous);
   for (let step = steps.next(); ; step = steps.next()) {
     if (step.done) return step.value;
-    await new Promise((resolve) => setImmediate(resolve));
+    await waitTurn();
   }
 }
 

@@ -1,5 +1,6 @@
 // Live skills: file system events (or a poll) → debounced refreshes of one instance, one at a time.
 import { SkillError, StartupError } from "./errors.js";
+import { waitTurn } from "./fsx.js";
 import type { ScanHint } from "./scan.js";
 import type { RefreshResult, SkillConfig, SkillWarning, SkillWatcher, WatchOptions } from "./types.js";
 import { warning } from "./warnings.js";
@@ -114,9 +115,6 @@ export function startWatch(
 /** The instance's `refreshAsync`, told where events saw changes (`undefined`: look everywhere). */
 type Refresh = (hint: ScanHint | undefined) => Promise<RefreshResult>;
 
-/** One turn of the event loop: closed handles are released in its close phase. */
-const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
-
 class Watcher {
   readonly ready: Promise<void>;
   readonly #refresh: Refresh;
@@ -176,8 +174,9 @@ class Watcher {
     this.#set?.close();
     // A refresh under way finishes (nothing is reported from it); none starts after this.
     await this.#running;
-    await turn();
-    await turn();
+    // Closed handles are released in a turn's close phase: two turns, and they are gone.
+    await waitTurn();
+    await waitTurn();
   }
 
   #timer(t: NodeJS.Timeout): NodeJS.Timeout {
