@@ -14,10 +14,11 @@ const missing = Object.keys(dependencies).filter(
 );
 if (missing.length > 0) {
   process.stderr.write(`${dir}: installing ${missing.join(", ")}\n`);
-  // From the folder's lock file. Optional dependencies (one bench peer's native builds and model runtimes)
-  // are never used.
+  // At the versions of the folder's lock file. `npm install`, not `npm ci`: the bench's lock leaves out
+  // the optional dependencies (one peer's native builds and model runtimes, never used), which `npm ci`
+  // refuses as out of sync.
   const npm = process.platform === "win32" ? "npm.cmd" : "npm";
-  const args = ["ci", "--no-audit", "--no-fund", "--omit=optional"];
+  const args = ["install", "--no-audit", "--no-fund", "--omit=optional"];
   const r = spawnSync(npm, args, { cwd: dir, stdio: "inherit", shell: process.platform === "win32" });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
