@@ -1,6 +1,23 @@
 // Timing helpers of the benchmark: one sample per case per round, medians, child processes for what needs a fresh one.
 import { spawnSync } from "node:child_process";
-import { monitorEventLoopDelay } from "node:perf_hooks";
+import { monitorEventLoopDelay, PerformanceObserver } from "node:perf_hooks";
+
+/** Garbage-collection pauses seen so far (start and duration, ms), read and cleared by {@link gcPauses}. */
+let pauses = [];
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) pauses.push([e.startTime, e.duration]);
+}).observe({ entryTypes: ["gc"] });
+
+/**
+ * Milliseconds of the main thread's GC pauses that began between `from` and `to`: what a case paid the
+ * collector. The observer is told of a pause a moment after it, so this waits for a timer first.
+ */
+async function gcPauses(from, to) {
+  await new Promise((resolve) => setTimeout(resolve, 1));
+  const ms = pauses.filter(([start]) => start >= from && start <= to).reduce((sum, [, d]) => sum + d, 0);
+  pauses = [];
+  return ms;
+}
 
 /**
  * Collect garbage when the process allows it, then pause while the collector's background threads
@@ -11,12 +28,13 @@ export async function settle() {
   await new Promise((resolve) => setTimeout(resolve, 50));
 }
 
-/** Milliseconds `fn` takes (awaited when it returns a promise), with what it returned. */
+/** Milliseconds `fn` takes (awaited when it returns a promise) and the GC pauses within them, with what it returned. */
 export async function timed(fn) {
   await settle();
   const start = performance.now();
   const value = await fn();
-  return { ms: performance.now() - start, value };
+  const end = performance.now();
+  return { ms: end - start, value, gcMs: await gcPauses(start, end) };
 }
 
 /** Like {@link timed}, also giving the longest event-loop block, in ms, while `fn` ran. */
@@ -26,11 +44,11 @@ export async function timedWithLoop(fn) {
   h.enable();
   const start = performance.now();
   const value = await fn();
-  const ms = performance.now() - start;
+  const end = performance.now();
   // One more turn lets the histogram see the last stretch of work.
   await new Promise((resolve) => setTimeout(resolve, 2));
   h.disable();
-  return { ms, value, blockMs: h.max / 1e6 };
+  return { ms: end - start, value, blockMs: h.max / 1e6, gcMs: await gcPauses(start, end) };
 }
 
 /** Per-call time of `fn`, in nanoseconds, over `calls` calls. */

@@ -13,7 +13,7 @@ function ratio(c, result) {
   return "";
 }
 
-/** The main table: every case on every set of roots, median ms and its ratio. */
+/** The main table: every case on every set of roots, median ms (with its GC pauses) and its ratio. */
 export function casesTable(sets) {
   const lines = [
     `| measure (median ms) | ${sets.map((s) => `${s.title} | ratio`).join(" | ")} |`,
@@ -22,8 +22,10 @@ export function casesTable(sets) {
   for (const c of sets[0].result.list) {
     const cells = sets.map(({ result }) => {
       const s = result.samples.get(c.key);
-      const block = s.block.length > 0 ? ` (longest block ${fmt(median(s.block))})` : "";
-      return `${fmt(median(s.ms))}${block} | ${ratio(c, result)}`;
+      // Peers' GC is theirs to tell; ours and the floors' show what the collector took of the time.
+      const notes = c.peer ? [] : [`GC ${fmt(median(s.gc))}`];
+      if (s.block.length > 0) notes.push(`longest block ${fmt(median(s.block))}`);
+      return `${fmt(median(s.ms))}${notes.length > 0 ? ` (${notes.join("; ")})` : ""} | ${ratio(c, result)}`;
     });
     lines.push(`| ${c.label} | ${cells.join(" | ")} |`);
   }

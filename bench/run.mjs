@@ -102,7 +102,7 @@ function shuffled(xs, seed) {
 
 async function measureSet(name, roots) {
   const list = cases(roots);
-  const samples = new Map(list.map((c) => [c.key, { ms: [], block: [], value: undefined }]));
+  const samples = new Map(list.map((c) => [c.key, { ms: [], gc: [], block: [], value: undefined }]));
   for (let round = 0; round < ROUNDS; round++) {
     // A different order each round: a case can leave the heap in a state that slows the next one.
     const order = shuffled(list, round + 1);
@@ -112,6 +112,7 @@ async function measureSet(name, roots) {
       await c.after?.();
       const s = samples.get(c.key);
       s.ms.push(r.ms);
+      s.gc.push(r.gcMs);
       if (r.blockMs !== undefined) s.block.push(r.blockMs);
       s.value = r.value;
     }
