@@ -2,10 +2,14 @@
 import { spawnSync } from "node:child_process";
 import { monitorEventLoopDelay, PerformanceObserver } from "node:perf_hooks";
 
-/** Garbage-collection pauses seen so far (start and duration, ms), read and cleared by {@link gcPauses}. */
+/**
+ * Garbage-collection pauses (start and duration, ms) seen while a timed case is open, read and cleared by
+ * {@link gcPauses}; none are kept outside a case (the live-skills part of the bench times no case).
+ */
 let pauses = [];
+let open = false;
 new PerformanceObserver((list) => {
-  for (const e of list.getEntries()) pauses.push([e.startTime, e.duration]);
+  if (open) for (const e of list.getEntries()) pauses.push([e.startTime, e.duration]);
 }).observe({ entryTypes: ["gc"] });
 
 /**
@@ -16,6 +20,7 @@ async function gcPauses(from, to) {
   await new Promise((resolve) => setTimeout(resolve, 1));
   const ms = pauses.filter(([start]) => start >= from && start <= to).reduce((sum, [, d]) => sum + d, 0);
   pauses = [];
+  open = false;
   return ms;
 }
 
@@ -31,6 +36,7 @@ export async function settle() {
 /** Milliseconds `fn` takes (awaited when it returns a promise) and the GC pauses within them, with what it returned. */
 export async function timed(fn) {
   await settle();
+  open = true;
   const start = performance.now();
   const value = await fn();
   const end = performance.now();
@@ -42,6 +48,7 @@ export async function timedWithLoop(fn) {
   await settle();
   const h = monitorEventLoopDelay({ resolution: 1 });
   h.enable();
+  open = true;
   const start = performance.now();
   const value = await fn();
   const end = performance.now();
