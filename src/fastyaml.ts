@@ -105,7 +105,8 @@ function value(v: number, indent: number, depth: number): unknown {
   const c = p < s.length ? s.charCodeAt(p) : 10;
   if (c !== 10 && c !== 35) return inline(p, indent, depth, true, true);
   // Nothing after the key but perhaps a comment: the value is on the lines below, or null.
-  const q = nextContent((c === 35 ? find(s, "\n", p) : p) + 1);
+  const below = (c === 35 ? find(s, "\n", p) : p) + 1;
+  const q = nextContent(below);
   if (q === -1) {
     cursor = s.length + 1;
     return null;
@@ -116,6 +117,14 @@ function value(v: number, indent: number, depth: number): unknown {
   if (at >= indent && s.charCodeAt(q) === 45 && s.charCodeAt(q + 1) === 32) return sequence(at, depth + 1);
   if (at <= indent) return null;
   if (keyEnd(s, q) !== -1) return mapping(at, depth + 1, q);
+  // A comment line between: after a blank line, one at the key's indentation lets yaml run a plain value
+  // on into what follows (the next key, an error). Not vouched for, whatever the lines are.
+  const d = s.charCodeAt(q);
+  const plainValue = d !== 34 && d !== 39 && d !== 91 && d !== 123 && d !== 124 && d !== 62;
+  if (plainValue) {
+    if (hashAt < below) hashAt = find(s, "#", below);
+    if (hashAt < lineStart) decline();
+  }
   return inline(q, indent, depth, false, true);
 }
 
