@@ -1,5 +1,6 @@
-// Where the fast path is certain that `yaml` rejects a top-level flow collection it declined to read.
-import { MAX_NESTING } from "./fastscalar.js";
+// Where the fast path is certain that `yaml` rejects what it declined to read: a top-level flow
+// collection, or a line of prose among the top-level keys.
+import { find, MAX_NESTING } from "./fastscalar.js";
 
 // What the innermost collection expects next.
 const ITEM = 0;
@@ -100,4 +101,67 @@ export function rejects(s: string, p: number): boolean {
   }
   // The text ended inside the collection (it returns when the collection closes).
   return true;
+}
+
+/**
+ * `yaml`'s first error in a frontmatter, known without it: its message, on a 1-based line of the
+ * frontmatter text, at column 1. What fastParse gives for a line of prose among the top-level keys.
+ */
+export class SureError {
+  constructor(
+    readonly message: string,
+    readonly line: number,
+  ) {}
+}
+
+/** yaml's error for prose that ends on its line, and for prose that runs on over the lines below. */
+const ONE_LINE = "Implicit map keys need to be followed by map values";
+const MORE_LINES = "Implicit keys need to be on a single line";
+
+/** Longer prose may meet yaml's 1,024-character limit on implicit keys first: not sure. */
+const MAX_PROSE = 1000;
+
+/** Letters, digits, `_`, and the `<` and `=` of a merge conflict's markers. */
+const isProseStart = (c: number) =>
+  (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 60 || c === 61;
+
+/**
+ * What `yaml` reports for the line at `s[p]`, at column 0, after the top-level entries `map`, when that
+ * line is prose (markdown pasted above the closing fence, a merge conflict's markers): two characters
+ * from {@link isProseStart} start it, and it holds no `:` or `#`. yaml reads it as a key without a value.
+ * Followed by blank lines, comments or the end of the text, the key ends on its line ({@link ONE_LINE});
+ * followed by text, it runs on over the next line ({@link MORE_LINES}). Whatever comes later, that is
+ * yaml's first error. Not sure (undefined): a `:` where the key's value could start, a document marker,
+ * a key written before (a duplicate to yaml first), a single character, longer prose. `s` holds no tab
+ * or CR (fastParse's SURE_TEXT).
+ */
+export function strayLine(s: string, p: number, map: Record<string, unknown>): SureError | undefined {
+  const eol = find(s, "\n", p);
+  const second = s.charCodeAt(p + 1);
+  if (eol - p < 2 || eol - p > MAX_PROSE || !isProseStart(s.charCodeAt(p)) || second === 32) return undefined;
+  for (let i = p; i < eol; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 58 || c === 35) return undefined;
+  }
+  let end = eol;
+  while (s.charCodeAt(end - 1) === 32) end--;
+  if (Object.hasOwn(map, s.slice(p, end))) return undefined;
+  let line = 1;
+  for (let i = s.indexOf("\n"); i !== -1 && i < p; i = s.indexOf("\n", i + 1)) line++;
+  let comment = false;
+  for (let start = eol + 1; start < s.length; ) {
+    let at = start;
+    while (at < s.length && s.charCodeAt(at) === 32) at++;
+    const c = at < s.length ? s.charCodeAt(at) : 10;
+    if (c === 10 || c === 35) {
+      comment ||= c === 35;
+      start = find(s, "\n", at) + 1;
+      continue;
+    }
+    // After a comment the key has ended, but a `:` could still give it its value.
+    if (comment) return c === 58 ? undefined : new SureError(ONE_LINE, line);
+    const marker = at === start && (s.startsWith("---", at) || s.startsWith("...", at));
+    return c === 58 || marker ? undefined : new SureError(MORE_LINES, line);
+  }
+  return new SureError(ONE_LINE, line);
 }

@@ -11,6 +11,7 @@
 // and the lenient repair is made for it, fastParse says so instead (YAML_ERROR).
 
 import { flowNext, flowText, flowValue } from "./fastflow.js";
+import { SureError, strayLine } from "./fastreject.js";
 import {
   blockNext,
   blockScalar,
@@ -26,6 +27,7 @@ import {
   YAML_ERROR,
 } from "./fastscalar.js";
 
+export { SureError } from "./fastreject.js";
 export { YAML_ERROR } from "./fastscalar.js";
 
 /**
@@ -218,14 +220,22 @@ function plain(p: number, indent: number, keyed: boolean): unknown {
   return resolvePlain(text);
 }
 
+/** What {@link fastParse} gives. */
+export type FastResult = Record<string, unknown> | undefined | typeof YAML_ERROR | SureError;
+
+/** Whether fastParse gave the mapping itself, not a decline or an error. */
+export const isValue = (r: FastResult): r is Record<string, unknown> =>
+  r !== undefined && r !== YAML_ERROR && !(r instanceof SureError);
+
 /**
  * Parse `text` when it is made only of the simple shapes this scanner knows, giving exactly what the
  * `yaml` package would; `undefined` means "not sure", and the caller falls back to `yaml`.
  * {@link YAML_ERROR} means `yaml` certainly rejects the text in a way the lenient repair is made for: a
  * top-level plain value holding `: ` or starting with a reserved indicator, or a top-level flow
- * collection that never closes (fastreject.ts).
+ * collection that never closes (fastreject.ts). A {@link SureError} is yaml's error itself, for a line
+ * of prose among the top-level keys, which no repair changes.
  */
-export function fastParse(text: string): Record<string, unknown> | undefined | typeof YAML_ERROR {
+export function fastParse(text: string): FastResult {
   let s = text;
   if (!SURE_TEXT.test(s)) {
     // CRLF line ends are read as LF; a CR left over was not followed by a LF, a line break yaml reads
@@ -243,7 +253,11 @@ export function fastParse(text: string): Record<string, unknown> | undefined | t
     // No content is yaml's null, not a mapping. Indented content is left unread by mapping(0).
     if (nextContent(0) === -1) return undefined;
     const map = mapping(0, 0, -1);
-    return nextContent(cursor) === -1 ? map : undefined;
+    const p = nextContent(cursor);
+    if (p === -1) return map;
+    // A line left unread at the top level, after an entry: prose, perhaps, that yaml rejects for sure.
+    // Before any entry, prose is a string document, no error.
+    return p === lineStart && cursor > 0 ? strayLine(s, p, map) : undefined;
   } catch (e) {
     if (e === DECLINE) return undefined;
     if (e === YAML_ERROR) return YAML_ERROR;

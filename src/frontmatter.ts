@@ -1,5 +1,5 @@
 // Frontmatter text → a plain mapping, with located YAML errors and the lenient line-oriented repair.
-import { fastParse, YAML_ERROR } from "./fastyaml.js";
+import { fastParse, isValue, SureError, YAML_ERROR } from "./fastyaml.js";
 import yaml from "./loadyaml.cjs";
 
 /**
@@ -306,12 +306,12 @@ export function parseFrontmatter(text: string, repair: boolean): ParsedFrontmatt
   }
   const fast = fastParse(text);
   // The fast path gives only mappings, nested far less than MAX_DEPTH: nothing left to check.
-  if (fast !== undefined && fast !== YAML_ERROR) return { ok: true, data: fast, repaired: false };
+  if (isValue(fast)) return { ok: true, data: fast, repaired: false };
   if (fast === YAML_ERROR && repair) {
     // yaml would fail and the repair would run: when its output is simple, no yaml parse is needed.
     const repaired = repairYaml(text);
     const again = repaired === undefined ? undefined : fastParse(repaired);
-    if (again !== undefined && again !== YAML_ERROR) return { ok: true, data: again, repaired: true };
+    if (isValue(again)) return { ok: true, data: again, repaired: true };
   }
   if (text.length > MAX_YAML_LENGTH) {
     return {
@@ -319,10 +319,18 @@ export function parseFrontmatter(text: string, repair: boolean): ParsedFrontmatt
       message: `frontmatter is ${text.length} characters long and needs the full YAML parser, which reads at most ${MAX_YAML_LENGTH}; keep it to plain keys and values`,
     };
   }
-  const first = parseYaml(text);
+  // yaml's error, when the fast path knows it; aliases, though, may be counted over their limit first.
+  const first: ParsedFrontmatter =
+    fast instanceof SureError && !text.includes("*")
+      ? { ok: false, message: `invalid YAML: ${fast.message}`, line: fast.line, column: 1 }
+      : parseYaml(text);
   if (first.ok || !repair || first.line === undefined) return first;
   const repaired = repairYaml(text);
   if (repaired === undefined) return first;
+  const again = fastParse(repaired);
+  if (isValue(again)) return { ok: true, data: again, repaired: true };
+  // The fast path's verdict on the repaired text stands for yaml's: a failure for sure.
+  if (again !== undefined) return first;
   const second = parseYaml(repaired);
   return second.ok ? { ...second, repaired: true } : first;
 }
