@@ -1,0 +1,106 @@
+// `npm run bench:contention`: createAgentSkills against its bare-I/O floor on a quiet machine and with a
+// sibling process streaming through memory on the other core, as a busy shared machine does.
+// Usage: node --expose-gc bench/contention.mjs [--rounds N] [--store corpus|synthetic] [--lib DIST]
+import { spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
+import { floor } from "./floor.mjs";
+import { median, settle } from "./measure.mjs";
+import { removeStore, writeStore } from "./store.mjs";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const corpusDir = path.resolve(here, "..", "..", "shared", "corpus", "real-skills");
+const { values } = parseArgs({
+  options: {
+    rounds: { type: "string", default: "11" },
+    store: { type: "string", default: fs.existsSync(corpusDir) ? "corpus" : "synthetic" },
+    lib: { type: "string", default: path.join(here, "..", "dist") },
+  },
+});
+const ROUNDS = Number(values.rounds);
+if (!Number.isInteger(ROUNDS) || ROUNDS < 1)
+  throw new Error(`--rounds must be a positive integer, got ${values.rounds}`);
+if (values.store !== "corpus" && values.store !== "synthetic")
+  throw new Error(`--store must be corpus or synthetic, got ${values.store}`);
+
+const lib = await import(pathToFileURL(path.join(path.resolve(values.lib), "index.js")).href);
+lib.setWarnSink(() => {});
+
+/**
+ * The sibling: 128 MiB of doubles read and written a cache line at a time, over and over, far more than
+ * any cache holds. It takes memory bandwidth and the shared cache from the scan, not the scan's core.
+ */
+const SIBLING = `const a = new Float64Array(16 * 1024 * 1024);
+for (;;) for (let i = 0; i < a.length; i += 8) a[i] += 1;`;
+
+/** Start the sibling and wait until it runs (its first output would be too late: give it 300 ms). */
+async function startSibling() {
+  const child = spawn(process.execPath, ["-e", SIBLING], { stdio: "ignore" });
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  return child;
+}
+
+/** Rounds of the floor and a create, in alternating order, each after a collection and a pause. */
+async function phase(roots) {
+  const f = [];
+  const c = [];
+  const cases = [
+    () => f.push(timeOf(() => floor(roots))),
+    () => c.push(timeOf(() => lib.createAgentSkills({ roots }).listSkills().length)),
+  ];
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const run of round % 2 === 0 ? cases : [...cases].reverse()) {
+      await settle();
+      run();
+    }
+  }
+  return { floor: median(f), create: median(c) };
+}
+
+function timeOf(fn) {
+  const start = performance.now();
+  fn();
+  return performance.now() - start;
+}
+
+let store;
+let roots;
+if (values.store === "corpus") {
+  roots = fs
+    .readdirSync(corpusDir, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => ({ path: path.join(corpusDir, d.name), source: d.name }))
+    .sort((a, b) => (a.path < b.path ? -1 : 1));
+} else {
+  store = writeStore();
+  roots = store.roots;
+}
+try {
+  // One untimed create first: the code is compiled and the files are in the page cache for both phases.
+  lib.createAgentSkills({ roots });
+  const quiet = await phase(roots);
+  const sibling = await startSibling();
+  let busy;
+  try {
+    busy = await phase(roots);
+  } finally {
+    sibling.kill();
+  }
+  const ratio = (p) => `${(p.create / p.floor).toFixed(2)}x`;
+  const ms = (x) => (x < 100 ? x.toFixed(1) : x.toFixed(0));
+  process.stdout.write(
+    [
+      `\nnode ${process.version}, ${values.store} store, ${ROUNDS} rounds a phase, medians (ms)\n`,
+      "| phase | floor | createAgentSkills | create / floor |",
+      "| --- | ---: | ---: | ---: |",
+      `| quiet | ${ms(quiet.floor)} | ${ms(quiet.create)} | ${ratio(quiet)} |`,
+      `| memory-streaming sibling | ${ms(busy.floor)} | ${ms(busy.create)} | ${ratio(busy)} |`,
+      `| sibling / quiet | ${(busy.floor / quiet.floor).toFixed(2)}x | ${(busy.create / quiet.create).toFixed(2)}x | |`,
+      "",
+    ].join("\n"),
+  );
+} finally {
+  if (store !== undefined) removeStore(store.base);
+}
