@@ -8,7 +8,8 @@
 // Scalars resolve by the YAML 1.2 core schema exactly as the `yaml` package does. Anything else,
 // and anything that package would report as an error (duplicate keys, `: ` inside a nested plain
 // value), declines, so that the caller's `yaml` parse decides and reports; where the error is certain
-// and the lenient repair is made for it, fastParse says so instead (YAML_ERROR).
+// and the lenient repair is made for it, fastParse says so instead (YAML_ERROR), and for a line of
+// prose among the top-level keys it gives yaml's first error itself (SureError, fastreject.ts).
 
 import { flowNext, flowText, flowValue } from "./fastflow.js";
 import { SureError, strayLine } from "./fastreject.js";

@@ -52,7 +52,17 @@ describe("prose after a top-level entry: yaml's error, known", () => {
     ["after a sequence", "tags:\n- a\nProse here\n", ONE, 3],
     ["with CRLF line ends", "name: a\r\nProse here\r\n", ONE, 2],
     ["with indicators inside", "name: a\nxy [y] {z}, 'q' *a &b !c\n", ONE, 2],
+    ["two characters", "name: a\nab\n", ONE, 2],
+    ["as long as it may be", `name: a\n${"x".repeat(1000)}\n`, ONE, 2],
+    ["then a line of spaces at the end", "name: a\nProse\n   ", ONE, 2],
+    ["then an indented `---`, which is text", "name: a\nProse\n  ---\n", MORE, 2],
   ] as const)("%s", (_, text, message, line) => sure(text, message, line));
+
+  // Each character prose may start with, at the ends of its ranges.
+  test.each(["abc", "zed", "Abc", "Zed", "0ab", "9ab", "_ab", "<<<<<<< HEAD", "======="])(
+    "prose starting %j",
+    (start) => sure(`name: a\n${start} and more\n`, ONE, 2),
+  );
 });
 
 describe("what stays with yaml: prose the fast path is not sure of", () => {
@@ -66,6 +76,8 @@ describe("what stays with yaml: prose the fast path is not sure of", () => {
     ["a colon in it", "name: a\nTwo words: x\n"],
     ["a hash in it", "name: a\nC# prose\n"],
     ["the name of a key before it", "name: a\nname\n"],
+    ["the name of a key before it, then spaces", "name: a\nname  \n"],
+    ["a document end marker after it", "name: a\nProse\n...\n"],
     ["a colon after a comment gives the key a value", "name: a\nProse\n# c\n  : value\n"],
     ["a colon on the next line", "name: a\nProse\n: value\n"],
     ["a document marker after it", "name: a\nProse\n---\n"],
