@@ -1,14 +1,16 @@
 // src/fastreject.ts strayLine: prose among the top-level keys (markdown pasted above the closing fence, a
 // merge conflict's markers) is yaml's error, and the fast path knows which and where, so that no yaml
 // parse runs for it. Every row and every generated text is checked against yaml itself.
+import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
+import * as path from "node:path";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { parseDocument } from "yaml";
 import { fastParse, SureError } from "../src/fastyaml.js";
 import { MAX_ALIASES, MAX_YAML_LENGTH, parseFrontmatter } from "../src/frontmatter.js";
 import { decodeUtf8, splitManifest } from "../src/manifest.js";
-import { corpusRoots, corpusTest, manifestFiles } from "./helpers/fixture.js";
+import { corpusRoots, corpusTest, manifest, manifestFiles, tempDir, writeTree } from "./helpers/fixture.js";
 import { fuzzParams } from "./helpers/fuzz.js";
 
 const ONE = "Implicit map keys need to be followed by map values";
@@ -204,4 +206,54 @@ corpusTest("the corpus's two frontmatters of prose get yaml's error without yaml
   }
   // A page of markdown above the closing fence, and a merge conflict's markers.
   expect(found.sort()).toEqual(["molthunt", "obsidian-daily"]);
+});
+
+test("discovery reports prose without loading yaml: the built package beside a yaml that tells its load", () => {
+  // A copy of dist/ whose `yaml` is a stand-in: loading it writes to stderr, and it parses nothing.
+  const pkg = tempDir();
+  fs.cpSync(path.resolve(import.meta.dirname, "..", "dist"), path.join(pkg, "dist"), { recursive: true });
+  fs.writeFileSync(path.join(pkg, "package.json"), JSON.stringify({ type: "module" }));
+  writeTree(
+    {
+      "yaml/package.json": JSON.stringify({ name: "yaml", main: "index.js" }),
+      "yaml/index.js": 'process.stderr.write("yaml loaded\\n");',
+    },
+    path.join(pkg, "node_modules"),
+  );
+  const discover = (tree: Record<string, string>) => {
+    const root = writeTree(tree);
+    const script = `const m = await import("./dist/index.js");
+      const skills = m.createAgentSkills({ roots: [{ path: ${JSON.stringify(root)} }], onWarning: (w) => console.log(w.message) });
+      console.log(skills.listSkills().map((s) => s.name).join());`;
+    const r = spawnSync(process.execPath, ["--input-type=module", "-e", script], {
+      cwd: pkg,
+      encoding: "utf8",
+    });
+    return { out: r.stdout.trim().split("\n"), err: r.stderr };
+  };
+  const { out, err } = discover({
+    "conflict/SKILL.md": manifest("name: conflict\n<<<<<<< HEAD\ndescription: d"),
+    // Markdown above the closing fence: a heading (a comment to yaml), then a paragraph.
+    "prose/SKILL.md": manifest("name: prose\ndescription: d\n\n# Title\n\nThe launchpad for agents."),
+    // A value the repair quotes, after the prose: the repaired text is judged by the fast path too.
+    "quoted/SKILL.md": manifest("name: quoted\nProse here\n# c\ndescription: Use when: x"),
+    "plain/SKILL.md": manifest("name: plain\ndescription: d"),
+  });
+  expect(err).toBe("");
+  expect(out.at(-1)).toBe("plain");
+  const about = (dir: string) => out.find((l) => l.includes(`${path.sep}${dir}${path.sep}`)) ?? "";
+  expect(about("conflict")).toMatch(
+    /SKILL\.md:3:1: invalid YAML: Implicit keys need to be on a single line; skipped$/,
+  );
+  expect(about("prose")).toMatch(
+    /SKILL\.md:7:1: invalid YAML: Implicit map keys need to be followed by map values; skipped$/,
+  );
+  expect(about("quoted")).toMatch(
+    /SKILL\.md:3:1: invalid YAML: Implicit map keys need to be followed by map values; skipped$/,
+  );
+  // The control: a complex key in JSON metadata needs yaml, and the stand-in tells it.
+  const control = discover({
+    "key/SKILL.md": manifest('name: key\ndescription: d\nmetadata: {"a": ["b"], ["c"]}'),
+  });
+  expect(control.err).toBe("yaml loaded\n");
 });

@@ -85,6 +85,7 @@ describe("a value that starts on the next line", () => {
       ['a:\n  "x"\n', { a: "x" }],
       // After a blank line, a comment at the key's indentation lets yaml run a plain value on into the
       // next key (an error) or the next line (a longer value); a comment below a key declines a plain value.
+      ["a:\n\n  x\nb: 1\n", { a: "x", b: 1 }],
       ["a:\n\n# c\n  x\nb: 1\n", DECLINE],
       ["a:\n\n# c\n  x y\n\nb: 1\n", DECLINE],
       ["a: # c\n\n# d\n  x\nb: 1\n", DECLINE],
