@@ -228,10 +228,11 @@ describe("the tarball", () => {
 
   // The command line carries its own copy of yaml since it became one module (it starts faster: build.mjs).
   // 300 kB since the fast path's flow and certain-rejection modules and the scan's candidate and verdict
-  // modules came (288 kB, each module shipped twice with its declarations); what this guards against is a
-  // stray folder (fixtures, the corpus, reports), which would add megabytes.
-  test("stays small: under 300 kB packed", () => {
-    expect(packed.size).toBeLessThan(300_000);
+  // modules came (288 kB, each module shipped twice with its declarations), 320 kB since the known
+  // errors for prose and the README's sixth round of measurements (301 kB); what this guards against is
+  // a stray folder (fixtures, the corpus, reports), which would add megabytes.
+  test("stays small: under 320 kB packed", () => {
+    expect(packed.size).toBeLessThan(320_000);
   });
 });
 
