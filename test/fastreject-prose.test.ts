@@ -123,6 +123,19 @@ describe("parseFrontmatter with prose: the outcome yaml's path gave", () => {
     });
   });
 
+  test("a text the fast path declines, repaired into one it reads: the repaired value", () => {
+    // A comment inside a flow collection left open: not sure, so yaml reports it (where the text ends);
+    // the repair quotes it.
+    const text = "description: [a, b # c\n";
+    expect(fastParse(text)).toBeUndefined();
+    expect(firstError(text)?.line).toBe(2);
+    expect(parseFrontmatter(text, true)).toStrictEqual({
+      ok: true,
+      data: { description: "[a, b" },
+      repaired: true,
+    });
+  });
+
   test("aliases over their limit are counted first, as yaml's path does", () => {
     const aliases = Array.from({ length: MAX_ALIASES + 1 }, (_, i) => `k${i}: *a`).join("\n");
     const text = `name: x\nProse here\n# c\nk: &a x\n${aliases}\n`;
