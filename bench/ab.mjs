@@ -2,7 +2,8 @@
 // earlier commit, both loaded in one process and alternated round by round. Separate processes of the
 // same code differ by ±15 % on the shared machine; alternating in one process takes the machine's drift
 // out of the comparison, and the range of each round's pair shows the noise that is left (0.69–1.35 on
-// a busy morning, when even 31 rounds could not rank two builds 3 % apart; 0.93–0.98 quiet).
+// a busy morning, when even 31 rounds could not rank two builds 3 % apart; 0.93–0.98 quiet). Try the
+// same commit against itself (`--base HEAD`) first: that busy morning it gave 1.009x and 1.027x.
 // Usage: node --expose-gc bench/ab.mjs --base REV [--rounds N] [--store corpus|synthetic]
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -11,25 +12,22 @@ import * as path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { floor } from "./floor.mjs";
-import { median, settle } from "./measure.mjs";
-import { removeStore, writeStore } from "./store.mjs";
+import { median, settle, timeSync } from "./measure.mjs";
+import { CORPUS_DIR, storeRoots } from "./store.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, "..");
-const corpusDir = path.resolve(repo, "..", "shared", "corpus", "real-skills");
 const { values } = parseArgs({
   options: {
     base: { type: "string" },
     rounds: { type: "string", default: "15" },
-    store: { type: "string", default: fs.existsSync(corpusDir) ? "corpus" : "synthetic" },
+    store: { type: "string", default: fs.existsSync(CORPUS_DIR) ? "corpus" : "synthetic" },
   },
 });
 if (values.base === undefined) throw new Error("--base REV is required: the commit to compare against");
 const ROUNDS = Number(values.rounds);
 if (!Number.isInteger(ROUNDS) || ROUNDS < 1)
   throw new Error(`--rounds must be a positive integer, got ${values.rounds}`);
-if (values.store !== "corpus" && values.store !== "synthetic")
-  throw new Error(`--store must be corpus or synthetic, got ${values.store}`);
 
 /** The base commit's files, built in a temporary folder that borrows the repository's node_modules. */
 function buildBase(rev) {
@@ -49,24 +47,7 @@ const load = async (dist) => {
   return lib;
 };
 
-const timeOf = (fn) => {
-  const start = performance.now();
-  fn();
-  return performance.now() - start;
-};
-
-let store;
-let roots;
-if (values.store === "corpus") {
-  roots = fs
-    .readdirSync(corpusDir, { withFileTypes: true })
-    .filter((d) => d.isDirectory())
-    .map((d) => ({ path: path.join(corpusDir, d.name), source: d.name }))
-    .sort((a, b) => (a.path < b.path ? -1 : 1));
-} else {
-  store = writeStore();
-  roots = store.roots;
-}
+const { roots, remove } = storeRoots(values.store);
 const baseDir = buildBase(values.base);
 try {
   const base = await load(path.join(baseDir, "dist"));
@@ -80,7 +61,7 @@ try {
   const pairs = [];
   for (let round = 0; round < ROUNDS; round++) {
     await settle();
-    f.push(timeOf(() => floor(roots)));
+    f.push(timeSync(() => floor(roots)));
     // Each build goes first in every other round: neither always follows the floor.
     const order = round % 2 === 0 ? [base, head] : [head, base];
     const ms = new Map();
@@ -88,7 +69,7 @@ try {
       await settle();
       ms.set(
         lib,
-        timeOf(() => lib.createAgentSkills({ roots }).listSkills().length),
+        timeSync(() => lib.createAgentSkills({ roots }).listSkills().length),
       );
     }
     a.push(ms.get(base));
@@ -113,5 +94,5 @@ try {
   );
 } finally {
   fs.rmSync(baseDir, { recursive: true, force: true });
-  if (store !== undefined) removeStore(store.base);
+  remove();
 }

@@ -7,23 +7,20 @@ import * as path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { floor } from "./floor.mjs";
-import { median, settle } from "./measure.mjs";
-import { removeStore, writeStore } from "./store.mjs";
+import { median, settle, timeSync } from "./measure.mjs";
+import { CORPUS_DIR, storeRoots } from "./store.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const corpusDir = path.resolve(here, "..", "..", "shared", "corpus", "real-skills");
 const { values } = parseArgs({
   options: {
     rounds: { type: "string", default: "11" },
-    store: { type: "string", default: fs.existsSync(corpusDir) ? "corpus" : "synthetic" },
+    store: { type: "string", default: fs.existsSync(CORPUS_DIR) ? "corpus" : "synthetic" },
     lib: { type: "string", default: path.join(here, "..", "dist") },
   },
 });
 const ROUNDS = Number(values.rounds);
 if (!Number.isInteger(ROUNDS) || ROUNDS < 1)
   throw new Error(`--rounds must be a positive integer, got ${values.rounds}`);
-if (values.store !== "corpus" && values.store !== "synthetic")
-  throw new Error(`--store must be corpus or synthetic, got ${values.store}`);
 
 const lib = await import(pathToFileURL(path.join(path.resolve(values.lib), "index.js")).href);
 lib.setWarnSink(() => {});
@@ -47,8 +44,8 @@ async function phase(roots) {
   const f = [];
   const c = [];
   const cases = [
-    () => f.push(timeOf(() => floor(roots))),
-    () => c.push(timeOf(() => lib.createAgentSkills({ roots }).listSkills().length)),
+    () => f.push(timeSync(() => floor(roots))),
+    () => c.push(timeSync(() => lib.createAgentSkills({ roots }).listSkills().length)),
   ];
   for (let round = 0; round < ROUNDS; round++) {
     for (const run of round % 2 === 0 ? cases : [...cases].reverse()) {
@@ -59,24 +56,7 @@ async function phase(roots) {
   return { floor: median(f), create: median(c) };
 }
 
-function timeOf(fn) {
-  const start = performance.now();
-  fn();
-  return performance.now() - start;
-}
-
-let store;
-let roots;
-if (values.store === "corpus") {
-  roots = fs
-    .readdirSync(corpusDir, { withFileTypes: true })
-    .filter((d) => d.isDirectory())
-    .map((d) => ({ path: path.join(corpusDir, d.name), source: d.name }))
-    .sort((a, b) => (a.path < b.path ? -1 : 1));
-} else {
-  store = writeStore();
-  roots = store.roots;
-}
+const { roots, remove } = storeRoots(values.store);
 try {
   // One untimed create first: the code is compiled and the files are in the page cache for both phases.
   lib.createAgentSkills({ roots });
@@ -102,5 +82,5 @@ try {
     ].join("\n"),
   );
 } finally {
-  if (store !== undefined) removeStore(store.base);
+  remove();
 }

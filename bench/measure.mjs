@@ -81,3 +81,10 @@ export function nodeRun(args, options = {}) {
   if (r.status !== 0) throw new Error(`node ${args.join(" ")} failed: ${r.stderr}`);
   return { ms, stdout: r.stdout };
 }
+
+/** Milliseconds a synchronous `fn` takes, nothing else: for scripts that settle and order cases themselves. */
+export function timeSync(fn) {
+  const start = performance.now();
+  fn();
+  return performance.now() - start;
+}

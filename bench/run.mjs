@@ -9,11 +9,10 @@ import { floor, floorYaml } from "./floor.mjs";
 import { median, nodeRun, perCall, settle, timed, timedWithLoop } from "./measure.mjs";
 import { loadPeers } from "./peers.mjs";
 import { casesTable, otherTable, targetsTable } from "./report.mjs";
-import { PER_ROOT, removeStore, writeStore } from "./store.mjs";
+import { CORPUS_DIR, corpusRoots, PER_ROOT, removeStore, writeStore } from "./store.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const libUrl = pathToFileURL(path.join(here, "..", "dist", "index.js")).href;
-const corpusDir = path.resolve(here, "..", "..", "shared", "corpus", "real-skills");
 const { values } = parseArgs({
   options: { rounds: { type: "string", default: "9" }, scale: { type: "string", default: "10000" } },
 });
@@ -193,12 +192,8 @@ const store = writeStore();
 await new Promise((resolve) => setTimeout(resolve, 300));
 try {
   const sets = [{ title: "synthetic 4 x 2,500", roots: store.roots }];
-  if (fs.existsSync(corpusDir)) {
-    const roots = fs
-      .readdirSync(corpusDir, { withFileTypes: true })
-      .filter((d) => d.isDirectory())
-      .map((d) => ({ path: path.join(corpusDir, d.name), source: d.name }))
-      .sort((a, b) => (a.path < b.path ? -1 : 1));
+  if (fs.existsSync(CORPUS_DIR)) {
+    const roots = corpusRoots();
     sets.push({ title: `real corpus (${roots.length} roots)`, roots });
   }
   for (const set of sets) set.result = await measureSet(set.title, set.roots);

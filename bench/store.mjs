@@ -92,3 +92,26 @@ export function writeStore(seed = 1, perRoot = PER_ROOT) {
 export function removeStore(base) {
   fs.rmSync(base, { recursive: true, force: true });
 }
+
+/** The real corpus beside the repository, when it is there (CI lays it out; a clone alone lacks it). */
+export const CORPUS_DIR = path.resolve(import.meta.dirname, "..", "..", "shared", "corpus", "real-skills");
+
+/** The corpus's repository folders as roots, each its own source, in path order. */
+export function corpusRoots() {
+  return fs
+    .readdirSync(CORPUS_DIR, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => ({ path: path.join(CORPUS_DIR, d.name), source: d.name }))
+    .sort((a, b) => (a.path < b.path ? -1 : 1));
+}
+
+/**
+ * The roots of a `--store` choice, "corpus" or "synthetic" (written now), and how to remove what was
+ * written; the scripts that measure one store at a time use it.
+ */
+export function storeRoots(kind) {
+  if (kind === "corpus") return { roots: corpusRoots(), remove: () => {} };
+  if (kind !== "synthetic") throw new Error(`--store must be corpus or synthetic, got ${kind}`);
+  const store = writeStore();
+  return { roots: store.roots, remove: () => removeStore(store.base) };
+}
