@@ -1,6 +1,6 @@
 // Where the fast path is certain that `yaml` rejects what it declined to read: a top-level flow
 // collection, or a line of prose among the top-level keys.
-import { find, MAX_NESTING } from "./fastscalar.js";
+import { find, lineOf, MAX_NESTING } from "./fastscalar.js";
 
 // What the innermost collection expects next.
 const ITEM = 0;
@@ -146,8 +146,7 @@ export function strayLine(s: string, p: number, map: Record<string, unknown>): S
   let end = eol;
   while (s.charCodeAt(end - 1) === 32) end--;
   if (Object.hasOwn(map, s.slice(p, end))) return undefined;
-  let line = 1;
-  for (let i = s.indexOf("\n"); i !== -1 && i < p; i = s.indexOf("\n", i + 1)) line++;
+  const line = lineOf(s, p);
   let comment = false;
   for (let start = eol + 1; start < s.length; ) {
     let at = start;

@@ -32,6 +32,13 @@ export function find(s: string, c: string, p: number): number {
   return i === -1 ? s.length : i;
 }
 
+/** The 1-based line of offset `at` in `s`, as `yaml` counts lines (each ends at a "\n"). */
+export function lineOf(s: string, at: number): number {
+  let line = 1;
+  for (let i = s.indexOf("\n"); i !== -1 && i < at; i = s.indexOf("\n", i + 1)) line++;
+  return line;
+}
+
 /** Deeper nesting declines, so a fast result always stays well within the yaml path's MAX_DEPTH (64). */
 export const MAX_NESTING = 32;
 

@@ -1,4 +1,6 @@
 // Frontmatter text → a plain mapping, with located YAML errors and the lenient line-oriented repair.
+
+import { lineOf } from "./fastscalar.js";
 import { fastParse, isValue, SureError, YAML_ERROR } from "./fastyaml.js";
 import yaml from "./loadyaml.cjs";
 
@@ -142,9 +144,7 @@ function treeExceeds(root: unknown, limit: number, before = Number.POSITIVE_INFI
 
 /** The 1-based line and column of offset `at` in `text`, as `yaml` counts them (a line ends at "\n"). */
 function lineColumn(text: string, at: number): { line: number; column: number } {
-  let line = 1;
-  for (let i = text.indexOf("\n"); i !== -1 && i < at; i = text.indexOf("\n", i + 1)) line++;
-  return { line, column: at - text.lastIndexOf("\n", at - 1) };
+  return { line: lineOf(text, at), column: at - text.lastIndexOf("\n", at - 1) };
 }
 
 /** The first alias (in document order) whose anchor is not set before it: `toJS` would throw for it. */
@@ -307,12 +307,12 @@ export function parseFrontmatter(text: string, repair: boolean): ParsedFrontmatt
   const fast = fastParse(text);
   // The fast path gives only mappings, nested far less than MAX_DEPTH: nothing left to check.
   if (isValue(fast)) return { ok: true, data: fast, repaired: false };
-  if (fast === YAML_ERROR && repair) {
-    // yaml would fail and the repair would run: when its output is simple, no yaml parse is needed.
-    const repaired = repairYaml(text);
-    const again = repaired === undefined ? undefined : fastParse(repaired);
-    if (isValue(again)) return { ok: true, data: again, repaired: true };
-  }
+  // The lenient repair's text and the fast path's verdict on it, taken once (both are linear scans, and
+  // only text the fast path did not read comes here).
+  const repaired = repair ? repairYaml(text) : undefined;
+  const again = repaired === undefined ? undefined : fastParse(repaired);
+  // yaml would fail and the repair would run: when its output is simple, no yaml parse is needed.
+  if (fast === YAML_ERROR && isValue(again)) return { ok: true, data: again, repaired: true };
   if (text.length > MAX_YAML_LENGTH) {
     return {
       ok: false,
@@ -324,10 +324,7 @@ export function parseFrontmatter(text: string, repair: boolean): ParsedFrontmatt
     fast instanceof SureError && !text.includes("*")
       ? { ok: false, message: `invalid YAML: ${fast.message}`, line: fast.line, column: 1 }
       : parseYaml(text);
-  if (first.ok || !repair || first.line === undefined) return first;
-  const repaired = repairYaml(text);
-  if (repaired === undefined) return first;
-  const again = fastParse(repaired);
+  if (first.ok || first.line === undefined || repaired === undefined) return first;
   if (isValue(again)) return { ok: true, data: again, repaired: true };
   // The fast path's verdict on the repaired text stands for yaml's: a failure for sure.
   if (again !== undefined) return first;
