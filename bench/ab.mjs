@@ -12,7 +12,8 @@ import * as path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { floor } from "./floor.mjs";
-import { median, settle, timeSync } from "./measure.mjs";
+import { integerOption, median, settle, timeSync } from "./measure.mjs";
+import { fmt } from "./report.mjs";
 import { CORPUS_DIR, storeRoots } from "./store.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -25,9 +26,7 @@ const { values } = parseArgs({
   },
 });
 if (values.base === undefined) throw new Error("--base REV is required: the commit to compare against");
-const ROUNDS = Number(values.rounds);
-if (!Number.isInteger(ROUNDS) || ROUNDS < 1)
-  throw new Error(`--rounds must be a positive integer, got ${values.rounds}`);
+const ROUNDS = integerOption("rounds", values.rounds);
 
 /** The base commit's files, built in a temporary folder that borrows the repository's node_modules. */
 function buildBase(rev) {
@@ -64,27 +63,26 @@ try {
     f.push(timeSync(() => floor(roots)));
     // Each build goes first in every other round: neither always follows the floor.
     const order = round % 2 === 0 ? [base, head] : [head, base];
-    const ms = new Map();
+    const took = new Map();
     for (const lib of order) {
       await settle();
-      ms.set(
+      took.set(
         lib,
         timeSync(() => lib.createAgentSkills({ roots }).listSkills().length),
       );
     }
-    a.push(ms.get(base));
-    b.push(ms.get(head));
-    pairs.push(ms.get(head) / ms.get(base));
+    a.push(took.get(base));
+    b.push(took.get(head));
+    pairs.push(took.get(head) / took.get(base));
   }
-  const ms = (x) => (x < 100 ? x.toFixed(1) : x.toFixed(0));
   process.stdout.write(
     [
       `\nnode ${process.version}, ${values.store} store, ${ROUNDS} rounds, medians (ms)\n`,
       "| build | createAgentSkills | / floor |",
       "| --- | ---: | ---: |",
-      `| floor | ${ms(median(f))} | |`,
-      `| base (${values.base}) | ${ms(median(a))} | ${(median(a) / median(f)).toFixed(2)}x |`,
-      `| working tree | ${ms(median(b))} | ${(median(b) / median(f)).toFixed(2)}x |`,
+      `| floor | ${fmt(median(f))} | |`,
+      `| base (${values.base}) | ${fmt(median(a))} | ${(median(a) / median(f)).toFixed(2)}x |`,
+      `| working tree | ${fmt(median(b))} | ${(median(b) / median(f)).toFixed(2)}x |`,
       "",
       `working tree / base: ${(median(b) / median(a)).toFixed(3)}x of the medians, ` +
         `${median(pairs).toFixed(3)}x the median of each round's pair ` +

@@ -7,7 +7,8 @@ import * as path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { floor } from "./floor.mjs";
-import { median, settle, timeSync } from "./measure.mjs";
+import { integerOption, median, settle, timeSync } from "./measure.mjs";
+import { fmt } from "./report.mjs";
 import { CORPUS_DIR, storeRoots } from "./store.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -18,9 +19,7 @@ const { values } = parseArgs({
     lib: { type: "string", default: path.join(here, "..", "dist") },
   },
 });
-const ROUNDS = Number(values.rounds);
-if (!Number.isInteger(ROUNDS) || ROUNDS < 1)
-  throw new Error(`--rounds must be a positive integer, got ${values.rounds}`);
+const ROUNDS = integerOption("rounds", values.rounds);
 
 const lib = await import(pathToFileURL(path.join(path.resolve(values.lib), "index.js")).href);
 lib.setWarnSink(() => {});
@@ -69,14 +68,13 @@ try {
     sibling.kill();
   }
   const ratio = (p) => `${(p.create / p.floor).toFixed(2)}x`;
-  const ms = (x) => (x < 100 ? x.toFixed(1) : x.toFixed(0));
   process.stdout.write(
     [
       `\nnode ${process.version}, ${values.store} store, ${ROUNDS} rounds a phase, medians (ms)\n`,
       "| phase | floor | createAgentSkills | create / floor |",
       "| --- | ---: | ---: | ---: |",
-      `| quiet | ${ms(quiet.floor)} | ${ms(quiet.create)} | ${ratio(quiet)} |`,
-      `| memory-streaming sibling | ${ms(busy.floor)} | ${ms(busy.create)} | ${ratio(busy)} |`,
+      `| quiet | ${fmt(quiet.floor)} | ${fmt(quiet.create)} | ${ratio(quiet)} |`,
+      `| memory-streaming sibling | ${fmt(busy.floor)} | ${fmt(busy.create)} | ${ratio(busy)} |`,
       `| sibling / quiet | ${(busy.floor / quiet.floor).toFixed(2)}x | ${(busy.create / quiet.create).toFixed(2)}x | |`,
       "",
     ].join("\n"),

@@ -88,3 +88,10 @@ export function timeSync(fn) {
   fn();
   return performance.now() - start;
 }
+
+/** The integer an option `name` gives as `text`, at least `min`; anything else throws, naming the option. */
+export function integerOption(name, text, min = 1) {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < min) throw new Error(`--${name} must be an integer >= ${min}, got ${text}`);
+  return n;
+}

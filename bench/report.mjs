@@ -1,7 +1,8 @@
 // The benchmark's printed report: markdown tables of medians and ratios, and the targets checked.
 import { median } from "./measure.mjs";
 
-const fmt = (ms) => (ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2));
+/** Milliseconds as the tables print them: three significant figures or so. */
+export const fmt = (ms) => (ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2));
 const med = (result, key) => median(result.samples.get(key).ms);
 
 function ratio(c, result) {

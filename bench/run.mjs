@@ -6,7 +6,7 @@ import * as path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { floor, floorYaml } from "./floor.mjs";
-import { median, nodeRun, perCall, settle, timed, timedWithLoop } from "./measure.mjs";
+import { integerOption, median, nodeRun, perCall, settle, timed, timedWithLoop } from "./measure.mjs";
 import { loadPeers } from "./peers.mjs";
 import { casesTable, otherTable, targetsTable } from "./report.mjs";
 import { CORPUS_DIR, corpusRoots, PER_ROOT, removeStore, writeStore } from "./store.mjs";
@@ -17,13 +17,9 @@ const { values } = parseArgs({
   options: { rounds: { type: "string", default: "9" }, scale: { type: "string", default: "10000" } },
 });
 // Every case of one round runs before the next round starts, so drift in the machine's load spreads over all.
-const ROUNDS = Number(values.rounds);
-if (!Number.isInteger(ROUNDS) || ROUNDS < 1)
-  throw new Error(`--rounds must be a positive integer, got ${values.rounds}`);
+const ROUNDS = integerOption("rounds", values.rounds);
 // Skills a root of the scale store (4 roots): 10,000 by default; `--scale 25000` gives the 100,000 run.
-const SCALE = Number(values.scale);
-if (!Number.isInteger(SCALE) || SCALE < PER_ROOT)
-  throw new Error(`--scale must be an integer >= ${PER_ROOT}`);
+const SCALE = integerOption("scale", values.scale, PER_ROOT);
 
 const lib = await import(libUrl);
 // The default sink writes every warning to stderr (500 a scan on the corpus): measure the scan, not the terminal.
