@@ -133,7 +133,7 @@ const isProseStart = (c: number) =>
  * followed by text, it runs on over the next line ({@link MORE_LINES}). Whatever comes later, that is
  * yaml's first error. Not sure (undefined): a `:` where the key's value could start, a document marker,
  * a key written before (a duplicate to yaml first), a single character, longer prose. `s` holds no tab
- * or CR (fastParse's SURE_TEXT).
+ * or CR (fastParse's `sureText`).
  */
 export function strayLine(s: string, p: number, map: Record<string, unknown>): SureError | undefined {
   const eol = find(s, "\n", p);

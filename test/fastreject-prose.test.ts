@@ -251,6 +251,10 @@ test("discovery reports prose without loading yaml: the built package beside a y
     // A value the repair quotes, after the prose: the repaired text is judged by the fast path too.
     "quoted/SKILL.md": manifest("name: quoted\nProse here\n# c\ndescription: Use when: x"),
     "plain/SKILL.md": manifest("name: plain\ndescription: d"),
+    // Bold words below the prose: as many `*` as the alias limit, so none can be over it.
+    "stars/SKILL.md": manifest(
+      `name: stars\ndescription: d\n\nThe launchpad.\n\n${"**b** ".repeat(MAX_ALIASES / 4)}`,
+    ),
   });
   expect(err).toBe("");
   const warned = (dir: string, at: string, message: string) =>
@@ -259,6 +263,7 @@ test("discovery reports prose without loading yaml: the built package beside a y
     warned("conflict", "3:1", MORE),
     warned("prose", "7:1", ONE),
     warned("quoted", "3:1", ONE),
+    warned("stars", "5:1", MORE),
     "plain",
   ]);
   // The control: a complex key in JSON metadata needs yaml, and the stand-in tells it.
@@ -266,4 +271,12 @@ test("discovery reports prose without loading yaml: the built package beside a y
     "key/SKILL.md": manifest('name: key\ndescription: d\nmetadata: {"a": ["b"], ["c"]}'),
   });
   expect(control.err).toBe("yaml loaded\n");
+  // One `*` more than the limit: the aliases must be counted, by yaml's lexer (which the stand-in
+  // lacks, so the run stops there).
+  const stars = discover({
+    "stars/SKILL.md": manifest(
+      `name: stars\ndescription: d\n\nThe launchpad.\n\n*${"**b** ".repeat(MAX_ALIASES / 4)}`,
+    ),
+  });
+  expect(stars.err).toMatch(/^yaml loaded\n.*Lexer is not a constructor/s);
 });

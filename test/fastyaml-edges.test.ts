@@ -191,3 +191,28 @@ test("a stack overflow inside the fast path is thrown, not taken for a decline o
     if (got !== OVERFLOW) expect(got).toEqual(value);
   }
 });
+
+describe("the characters it vouches for: printable ASCII searched first, the rest checked from the first other", () => {
+  test.each(
+    rows([
+      // Plain ASCII throughout: the search finds nothing.
+      ["d: a b ~ }\n", { d: "a b ~ }" }],
+      // ASCII that is not printable stops the search, and the class refuses it.
+      ["d: a\tb\n", DECLINE],
+      ["d: a\u007fb\n", DECLINE],
+      ["d: a\u0001b\n", DECLINE],
+      // A sure character first: the class then reads on from it, to the end of the text.
+      ["d: é ü ñ\ne: x\n", { d: "é ü ñ", e: "x" }],
+      ["d: ÿ€🦞\n", { d: "ÿ€🦞" }],
+      ["d: é\ne: x\u0085y\n", DECLINE],
+      ["d: é\ne: x\u2028y\n", DECLINE],
+      ["d: é\ne: x\ufeffy\n", DECLINE],
+      ["d: é\ne: x\u00a0\n", DECLINE],
+      ["d: é\ne: x\ty\n", DECLINE],
+      ["d: é\ne: x\ud800\n", DECLINE],
+      // A CRLF text is read as LF; a lone CR after a sure character still declines.
+      ["d: é\r\ne: x\r\n", { d: "é", e: "x" }],
+      ["d: é\re: x\n", DECLINE],
+    ]),
+  )("%s", (_, text, expected) => check(text, expected));
+});
