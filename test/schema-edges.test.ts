@@ -172,3 +172,34 @@ test("metadata is frozen all the way down, past undefined values and list items"
     Object.isFrozen(m.list[1]),
   ]).toEqual([true, true, true, true]);
 });
+
+test("metadata is frozen at every depth, each object once however often it is met", () => {
+  const shared = { s: [1] };
+  const deep = { a: [{ b: { c: [[{ d: {} }]] } }], one: shared, two: shared };
+  const got = validateFrontmatter({ ...base, deep });
+  if (!got.ok) throw new Error(got.message);
+  const d = (got.value.metadata as unknown as { deep: typeof deep }).deep;
+  const c = d.a[0]?.b.c as [[{ d: object }]];
+  const chain = [d, d.a, d.a[0], d.a[0]?.b, c, c[0], c[0][0], c[0][0].d, d.one, d.one.s];
+  expect(chain.map((o) => Object.isFrozen(o))).toEqual(chain.map(() => true));
+});
+
+test("an inherited key is never followed: a polluted prototype's object stays the caller's", () => {
+  const proto = Object.prototype as Record<string, unknown>;
+  const polluted = { mine: true };
+  // Asserted after the prototype is clean again: the test runner's own objects inherit from it too.
+  let seen: [boolean, boolean];
+  Object.defineProperty(proto, "pollutedForTest", {
+    value: polluted,
+    enumerable: true,
+    configurable: true,
+    writable: true,
+  });
+  try {
+    const got = validateFrontmatter({ ...base, x: { y: 1 } });
+    seen = [got.ok, Object.isFrozen(polluted)];
+  } finally {
+    delete proto.pollutedForTest;
+  }
+  expect(seen).toEqual([true, false]);
+});
