@@ -12,7 +12,7 @@ import {
   type Stat,
   sameStat,
 } from "./fsx.js";
-import type { Candidate, Context, Listing, ScanItem } from "./scancache.js";
+import type { Candidate, Context, FileRead, Listing, ScanItem } from "./scancache.js";
 import { type ManifestOutcome, parseManifest, sameOutcome } from "./skill.js";
 import type { SkillWarning } from "./types.js";
 import { warning } from "./warnings.js";
@@ -85,10 +85,21 @@ export function outcomeOf(ctx: Context, read: ManifestRead): ManifestOutcome {
   if (read.kind === "too_large")
     return { ok: false, problem: "file", message: `is ${read.size} bytes, over the ${LIMIT} limit` };
   // "known" only for a signature this scan's map holds: the same file, read through another path.
-  if (read.kind === "known") return (ctx.read.get(read.stat.ino) as { outcome: ManifestOutcome }).outcome;
-  const outcome = parseManifest(read.bytes, !ctx.config.strict);
-  ctx.read.set(read.stat.ino, { stat: read.stat, outcome });
-  return outcome;
+  if (read.kind === "known") return parsed(ctx, ctx.read.get(read.stat.ino) as FileRead);
+  return parsed(ctx, recordRead(ctx, read));
+}
+
+/** Remember a manifest read by this scan, before its parse: another path to the file is not read again. */
+export function recordRead(ctx: Context, read: Extract<ManifestRead, { kind: "ok" }>): FileRead {
+  const file: FileRead = { stat: read.stat, bytes: read.bytes, outcome: undefined };
+  ctx.read.set(read.stat.ino, file);
+  return file;
+}
+
+/** What a file this scan read amounts to: parsed the first time it is asked for, then remembered. */
+export function parsed(ctx: Context, file: FileRead): ManifestOutcome {
+  file.outcome ??= parseManifest(file.bytes, !ctx.config.strict);
+  return file.outcome;
 }
 
 /** The signature of a manifest read (whatever its age); undefined for a refused one. */

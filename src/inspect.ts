@@ -7,6 +7,7 @@ import {
   chooseManifest,
   linksLeftOut,
   outcomeOf,
+  parsed,
   readFailed,
   revised,
   statOfRead,
@@ -27,6 +28,7 @@ import {
   type Candidate,
   type Context,
   type DirMemo,
+  type FileRead,
   type Listing,
   type ScanItem,
   sameTrusted,
@@ -212,7 +214,8 @@ export function readListed(dir: string, listing: Listing, known: KnownSigs): Lis
 
 /**
  * The second half of {@link inspectListed}: what the read gave, parsed, as the directory's item and
- * memo. A failed read is told by {@link readFailed}, run by the caller's driver (`failed`).
+ * memo. A failed read is told by {@link readFailed}, run by the caller's driver (`failed`). `recorded`:
+ * the record the read already left in the scan's map of files (candidate.ts `recordRead`), if any.
  */
 export function finishListed(
   ctx: Context,
@@ -220,6 +223,7 @@ export function finishListed(
   dir: string,
   real: string,
   { listing, file, got, error }: ListedRead,
+  recorded?: FileRead,
 ): ScanItem | undefined | { readonly kind: "failed"; readonly task: FsTask<ScanItem | undefined> } {
   const after = ctx.after;
   if (listing.chosen === undefined)
@@ -231,7 +235,7 @@ export function finishListed(
       listedAfter: after,
     });
   if (got === undefined) return { kind: "failed", task: failedItem(ctx, name, dir, file, listing, error) };
-  const outcome = outcomeOf(ctx, got);
+  const outcome = recorded !== undefined ? parsed(ctx, recorded) : outcomeOf(ctx, got);
   const stat = statOfRead(got);
   const fileStat = stat === undefined ? undefined : trusted(ctx, stat);
   const item = candidate(

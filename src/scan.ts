@@ -1,6 +1,6 @@
 // Roots → candidate skill directories → manifest outcomes, written once as fs tasks with a sync and an async driver.
 import * as path from "node:path";
-import { child, chooseManifest, warn } from "./candidate.js";
+import { child, chooseManifest, recordRead, warn } from "./candidate.js";
 import {
   ABSENT,
   type DirEntry,
@@ -37,6 +37,7 @@ import {
   type Context,
   context,
   type DirMemo,
+  type FileRead,
   type Listing,
   NO_CACHE,
   type ScanCache,
@@ -235,19 +236,20 @@ function lookAllSync(ctx: Context, slots: readonly Slot[]): ScanItem[] {
     const first = slot.kind === "dir" && prev === undefined && firstLook(ctx, slot.real);
     listed.push(first ? listingOrWarning(slot.dir) : undefined);
   }
-  // A file read in this pass is parsed only in the next: until then, its read answers for it.
-  const pending = new Map<number, { readonly stat: Stat }>();
-  const known = { get: (ino: number) => ctx.read.get(ino) ?? pending.get(ino) };
+  // A file read in this pass is parsed only in the next, from the record its read leaves: until then,
+  // the record answers for the file to its other paths.
   const reads: (ListedRead | ScanItem | undefined)[] = [];
+  const files: (FileRead | undefined)[] = [];
   for (let i = 0; i < slots.length; i++) {
     const listing = listed[i];
-    if (listing === undefined || !("chosen" in listing)) {
-      reads.push(listing);
-      continue;
+    let file: FileRead | undefined;
+    if (listing === undefined || !("chosen" in listing)) reads.push(listing);
+    else {
+      const read = readListed((slots[i] as DirSlot).dir, listing, ctx.read);
+      if (read.got?.kind === "ok") file = recordRead(ctx, read.got);
+      reads.push(read);
     }
-    const read = readListed((slots[i] as DirSlot).dir, listing, known);
-    if (read.got?.kind === "ok") pending.set(read.got.stat.ino, read.got);
-    reads.push(read);
+    files.push(file);
   }
   const items: ScanItem[] = [];
   for (let i = 0; i < slots.length; i++) {
@@ -258,7 +260,7 @@ function lookAllSync(ctx: Context, slots: readonly Slot[]): ScanItem[] {
     else if (read === undefined) item = lookSync(ctx, slot.name, slot.dir, slot.real, prevs[i]);
     else if (!("listing" in read)) item = read;
     else {
-      const got = finishListed(ctx, slot.name, slot.dir, slot.real, read);
+      const got = finishListed(ctx, slot.name, slot.dir, slot.real, read, files[i]);
       item = got?.kind === "failed" ? runSync(got.task) : got;
     }
     if (item !== undefined) items.push(item);

@@ -86,11 +86,25 @@ export interface Context {
   /** Signatures of changes after these instants (ms) are not trusted: [fine-grained, whole-second] timestamps. */
   readonly after: readonly [number, number];
   /**
-   * What each manifest file read by this scan gave, by inode, with the signature it was read under: a
-   * file behind several paths (symlinks, hard links) is read and parsed once a scan. 1,000 links to one
-   * 1 MiB manifest held 1 GB.
+   * Each manifest file read by this scan, by inode: a file behind several paths (symlinks, hard links)
+   * is read and parsed once a scan. 1,000 links to one 1 MiB manifest held 1 GB.
    */
-  readonly read: Map<number, { readonly stat: Stat; readonly outcome: ManifestOutcome }>;
+  readonly read: Map<number, FileRead>;
+}
+
+/**
+ * A manifest file a scan has read: the signature it was read under, and what it amounts to, parsed on
+ * first need (candidate.ts `parsed`). The sync scan reads a root's manifests before it parses any, so
+ * the record is made at the read, with its bytes, and serves the parse pass and any other path to the
+ * file alike: one map entry a file, not one for the reads pending their parse and another for the
+ * parsed files.
+ */
+export interface FileRead {
+  readonly stat: Stat;
+  /** The bytes read (a valid outcome's body is a view of them; the record goes with its scan). */
+  readonly bytes: Buffer;
+  /** Undefined until parsed. */
+  outcome: ManifestOutcome | undefined;
 }
 
 /** The state of a scan that starts now. */

@@ -234,6 +234,20 @@ describe("one file behind several manifest paths (audit D, finding 5)", () => {
     },
   );
 
+  test("a symlinked skill directory sorted before the plain one it points to shares its outcome", () => {
+    // The link is looked at in the last pass, one directory at a time, after the plain directory's
+    // manifest was read in the pass before but not yet parsed: that read answers for the file.
+    const root = writeTree({ "z/SKILL.md": skill("shared"), "a-link": { symlink: "z" } });
+    const items = scanSync(configOf(root)).roots[0] as readonly ScanItem[];
+    expect(items.map((i) => (i.kind === "candidate" ? path.relative(root, i.path) : i.kind))).toEqual([
+      path.join("a-link", "SKILL.md"),
+      path.join("z", "SKILL.md"),
+    ]);
+    const [link, plain] = items.map((i) => (i.kind === "candidate" ? i.outcome : undefined));
+    expect(link?.ok).toBe(true);
+    expect(link).toBe(plain);
+  });
+
   test("a file changed between two of its reads is read again", () => {
     const root = writeTree({ "a/SKILL.md": skill("one"), "b/SKILL.md": { symlink: "../a/SKILL.md" } });
     const file = path.join(root, "a", "SKILL.md");
