@@ -145,17 +145,18 @@ function toolsOf(value: string | string[] | undefined): readonly string[] | unde
  */
 function deepFreeze<T extends object>(value: T): T {
   Object.freeze(value);
+  // Object.isFrozen is true for null (and every primitive): `typeof` only spares strings the call.
   if (Array.isArray(value)) {
     // By index: a for-of loop's iterator results are allocated in the unoptimized code a scan mostly runs.
     for (let i = 0; i < value.length; i++) {
       const child: unknown = value[i];
-      if (typeof child === "object" && child !== null && !Object.isFrozen(child)) deepFreeze(child);
+      if (typeof child === "object" && !Object.isFrozen(child)) deepFreeze(child as object);
     }
   } else {
     for (const key in value) {
       const child: unknown = value[key];
-      if (typeof child === "object" && child !== null && !Object.isFrozen(child) && Object.hasOwn(value, key))
-        deepFreeze(child);
+      if (typeof child === "object" && !Object.isFrozen(child) && Object.hasOwn(value, key))
+        deepFreeze(child as object);
     }
   }
   return value;
