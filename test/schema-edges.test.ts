@@ -173,7 +173,7 @@ test("metadata is frozen all the way down, past undefined values and list items"
   ]).toEqual([true, true, true, true]);
 });
 
-test("metadata is frozen at every depth, each object once however often it is met", () => {
+test("metadata is frozen at every depth, an object met twice included", () => {
   const shared = { s: [1] };
   const deep = { a: [{ b: { c: [[{ d: {} }]] } }], one: shared, two: shared };
   const got = validateFrontmatter({ ...base, deep });
