@@ -1,7 +1,7 @@
 // Frontmatter text → a plain mapping, with located YAML errors and the lenient line-oriented repair.
 
 import { lineOf } from "./fastscalar.js";
-import { fastParse, isValue, SureError, YAML_ERROR } from "./fastyaml.js";
+import { type FastResult, fastParse, isValue, SureError, YAML_ERROR } from "./fastyaml.js";
 import yaml from "./loadyaml.cjs";
 
 /**
@@ -303,6 +303,17 @@ export function repairLines(text: string): { text: string; quoted: QuotedValue[]
   return quoted.length > 0 ? { text: lines.join("\n"), quoted } : undefined;
 }
 
+/** {@link repairYaml}'s text for a frontmatter (undefined: nothing to quote), and the fast path's verdict on it. */
+interface Repair {
+  readonly text: string | undefined;
+  readonly fast: FastResult;
+}
+
+function repairOf(text: string): Repair {
+  const fixed = repairYaml(text);
+  return { text: fixed, fast: fixed === undefined ? undefined : fastParse(fixed) };
+}
+
 /**
  * Parse frontmatter text of at most {@link MAX_FRONTMATTER_LENGTH}. With `repair`, a YAML error is
  * retried once on {@link repairYaml}'s output; if that parses, the result says `repaired`, otherwise
@@ -318,12 +329,18 @@ export function parseFrontmatter(text: string, repair: boolean): ParsedFrontmatt
   const fast = fastParse(text);
   // The fast path gives only mappings, nested far less than MAX_DEPTH: nothing left to check.
   if (isValue(fast)) return { ok: true, data: fast, repaired: false };
-  // The lenient repair's text and the fast path's verdict on it, taken once (both are linear scans, and
-  // only text the fast path did not read comes here).
-  const repaired = repair ? repairYaml(text) : undefined;
-  const again = repaired === undefined ? undefined : fastParse(repaired);
-  // yaml would fail and the repair would run: when its output is simple, no yaml parse is needed.
-  if (fast === YAML_ERROR && isValue(again)) return { ok: true, data: again, repaired: true };
+  // The lenient repair's text and the fast path's verdict on it: made when first needed (yaml certainly
+  // fails, or it failed), at most once, and never for a text yaml reads.
+  let fix: Repair | undefined;
+  const repaired = (): Repair => {
+    fix ??= repairOf(text);
+    return fix;
+  };
+  if (repair && fast === YAML_ERROR) {
+    // yaml would fail and the repair would run: when its output is simple, no yaml parse is needed.
+    const again = repaired().fast;
+    if (isValue(again)) return { ok: true, data: again, repaired: true };
+  }
   if (text.length > MAX_YAML_LENGTH) {
     return {
       ok: false,
@@ -336,10 +353,12 @@ export function parseFrontmatter(text: string, repair: boolean): ParsedFrontmatt
     fast instanceof SureError && starsAtMost(text, MAX_ALIASES)
       ? { ok: false, message: `invalid YAML: ${fast.message}`, line: fast.line, column: 1 }
       : parseYaml(text);
-  if (first.ok || first.line === undefined || repaired === undefined) return first;
+  if (first.ok || first.line === undefined || !repair) return first;
+  const { text: fixed, fast: again } = repaired();
+  if (fixed === undefined) return first;
   if (isValue(again)) return { ok: true, data: again, repaired: true };
   // The fast path's verdict on the repaired text stands for yaml's: a failure for sure.
   if (again !== undefined) return first;
-  const second = parseYaml(repaired);
+  const second = parseYaml(fixed);
   return second.ok ? { ...second, repaired: true } : first;
 }
