@@ -9,6 +9,7 @@ import {
   outcomeOf,
   parsed,
   readFailed,
+  recordRead,
   revised,
   statOfRead,
   warn,
@@ -17,7 +18,6 @@ import {
   type DirEntry,
   type FsTask,
   fsCode,
-  type KnownSigs,
   type ManifestRead,
   readManifestNow,
   type Stat,
@@ -187,43 +187,47 @@ export function* inspect(
 
 /**
  * The I/O of {@link inspectListed}: the manifest chosen among a directory's entry names, and its read,
- * or what the read threw (then `got` is undefined). No manifest: no `file` and no read.
+ * or what the read threw (then `got` is undefined). No manifest: no `file` and no read. A file read
+ * whole is `recorded` in the scan's map of files, to be parsed by {@link finishListed}.
  */
 export interface ListedRead {
   readonly listing: Listing;
   readonly file: string;
   readonly got: ManifestRead | undefined;
+  readonly recorded: FileRead | undefined;
   readonly error: unknown;
 }
 
 /**
  * The first half of {@link inspectListed}: read the manifest `listing` chose (among entry names listed
- * with symlinks followed). `known` answers for files already read by this scan (see `Context.read`).
+ * with symlinks followed) and record it. The sync scan parses it only in its next pass: until then the
+ * record answers for the file to its other paths (see `Context.read`).
  */
-export function readListed(dir: string, listing: Listing, known: KnownSigs): ListedRead {
+export function readListed(ctx: Context, dir: string, listing: Listing): ListedRead {
   const { chosen } = listing;
-  if (chosen === undefined) return { listing, file: "", got: undefined, error: undefined };
+  if (chosen === undefined)
+    return { listing, file: "", got: undefined, recorded: undefined, error: undefined };
   const file = child(dir, chosen.name);
   try {
-    return { listing, file, got: readManifestNow(file, false, known), error: undefined };
+    const got = readManifestNow(file, false, ctx.read);
+    const recorded = got.kind === "ok" ? recordRead(ctx, got) : undefined;
+    return { listing, file, got, recorded, error: undefined };
   } catch (e) {
     fsCode(e);
-    return { listing, file, got: undefined, error: e };
+    return { listing, file, got: undefined, recorded: undefined, error: e };
   }
 }
 
 /**
  * The second half of {@link inspectListed}: what the read gave, parsed, as the directory's item and
- * memo. A failed read is told by {@link readFailed}, run by the caller's driver (`failed`). `recorded`:
- * the record the read already left in the scan's map of files (candidate.ts `recordRead`), if any.
+ * memo. A failed read is told by {@link readFailed}, run by the caller's driver (`failed`).
  */
 export function finishListed(
   ctx: Context,
   name: string,
   dir: string,
   real: string,
-  { listing, file, got, error }: ListedRead,
-  recorded?: FileRead,
+  { listing, file, got, recorded, error }: ListedRead,
 ): ScanItem | undefined | { readonly kind: "failed"; readonly task: FsTask<ScanItem | undefined> } {
   const after = ctx.after;
   if (listing.chosen === undefined)
@@ -264,7 +268,7 @@ export function inspectListed(
   real: string,
   names: readonly string[],
 ): ReturnType<typeof finishListed> {
-  return finishListed(ctx, name, dir, real, readListed(dir, chooseManifest(dir, names, true), ctx.read));
+  return finishListed(ctx, name, dir, real, readListed(ctx, dir, chooseManifest(dir, names, true)));
 }
 
 /** {@link inspectListed}'s end when the read threw: what {@link inspect} makes of the same failure. */

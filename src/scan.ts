@@ -1,6 +1,6 @@
 // Roots → candidate skill directories → manifest outcomes, written once as fs tasks with a sync and an async driver.
 import * as path from "node:path";
-import { child, chooseManifest, recordRead, warn } from "./candidate.js";
+import { child, chooseManifest, warn } from "./candidate.js";
 import {
   ABSENT,
   type DirEntry,
@@ -37,7 +37,6 @@ import {
   type Context,
   context,
   type DirMemo,
-  type FileRead,
   type Listing,
   NO_CACHE,
   type ScanCache,
@@ -236,20 +235,15 @@ function lookAllSync(ctx: Context, slots: readonly Slot[]): ScanItem[] {
     const first = slot.kind === "dir" && prev === undefined && firstLook(ctx, slot.real);
     listed.push(first ? listingOrWarning(slot.dir) : undefined);
   }
-  // A file read in this pass is parsed only in the next, from the record its read leaves: until then,
-  // the record answers for the file to its other paths.
+  // A file read in this pass is parsed only in the next: until then, its record answers for it.
   const reads: (ListedRead | ScanItem | undefined)[] = [];
-  const files: (FileRead | undefined)[] = [];
   for (let i = 0; i < slots.length; i++) {
     const listing = listed[i];
-    let file: FileRead | undefined;
-    if (listing === undefined || !("chosen" in listing)) reads.push(listing);
-    else {
-      const read = readListed((slots[i] as DirSlot).dir, listing, ctx.read);
-      if (read.got?.kind === "ok") file = recordRead(ctx, read.got);
-      reads.push(read);
-    }
-    files.push(file);
+    reads.push(
+      listing === undefined || !("chosen" in listing)
+        ? listing
+        : readListed(ctx, (slots[i] as DirSlot).dir, listing),
+    );
   }
   const items: ScanItem[] = [];
   for (let i = 0; i < slots.length; i++) {
@@ -260,7 +254,7 @@ function lookAllSync(ctx: Context, slots: readonly Slot[]): ScanItem[] {
     else if (read === undefined) item = lookSync(ctx, slot.name, slot.dir, slot.real, prevs[i]);
     else if (!("listing" in read)) item = read;
     else {
-      const got = finishListed(ctx, slot.name, slot.dir, slot.real, read, files[i]);
+      const got = finishListed(ctx, slot.name, slot.dir, slot.real, read);
       item = got?.kind === "failed" ? runSync(got.task) : got;
     }
     if (item !== undefined) items.push(item);
