@@ -186,7 +186,9 @@ test("metadata is frozen at every depth, an object met twice included", () => {
 
 test("an inherited key is never followed: a polluted prototype's object stays the caller's", () => {
   const proto = Object.prototype as Record<string, unknown>;
-  const polluted = { mine: true };
+  // Of no prototype: a walk that follows the inherited key freezes it and stops there, so a guard
+  // that lets it in shows as a frozen object (one of Object.prototype would reach itself forever).
+  const polluted = Object.assign(Object.create(null) as object, { mine: true });
   // Asserted after the prototype is clean again: the test runner's own objects inherit from it too.
   let seen: [boolean, boolean];
   Object.defineProperty(proto, "pollutedForTest", {
