@@ -98,7 +98,7 @@ export function recordRead(ctx: Context, read: Extract<ManifestRead, { kind: "ok
 
 /** What a file this scan read amounts to: parsed the first time it is asked for, then remembered. */
 export function parsed(ctx: Context, file: FileRead): ManifestOutcome {
-  file.outcome ??= parseManifest(file.bytes, !ctx.config.strict);
+  file.outcome ??= parseManifest(file.bytes, !ctx.strict);
   return file.outcome;
 }
 

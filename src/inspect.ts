@@ -121,7 +121,7 @@ export function* inspect(
   // Listed just now (not reused from the memo): the async driver may then open the manifest in place.
   const listed = listing === undefined;
   if (listing === undefined) {
-    const follow = ctx.config.followSymlinks;
+    const follow = ctx.follow;
     // Ops are yielded directly rather than through the typed helpers of fsx.ts: a generator fewer each.
     try {
       listing = follow
@@ -164,7 +164,7 @@ export function* inspect(
       }
     }
     if (outcome === undefined) {
-      const noFollow = !ctx.config.followSymlinks;
+      const noFollow = !ctx.follow;
       const op = { op: "readManifest", path: file, noFollow, listed, known: ctx.read } as const;
       const read = (yield op) as ManifestRead;
       outcome = outcomeOf(ctx, read);

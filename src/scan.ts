@@ -65,7 +65,7 @@ export interface Scan {
  * too, unless an entry is a symlink, whose target can change on its own.
  */
 function* listRoot(ctx: Context, root: SkillRoot): FsTask<readonly Slot[]> {
-  const follow = ctx.config.followSymlinks;
+  const follow = ctx.follow;
   const prev = ctx.previous.roots.get(root.path);
   if (prev !== undefined && unhintedRoot(ctx, root.path, prev.stat)) {
     // A watcher saw nothing change here since the last scan, which could vouch for the listing.
@@ -167,7 +167,7 @@ function* unlisted(root: SkillRoot, e: unknown): FsTask<readonly Slot[]> {
  * `inspectListed`): its real path is known from its root's, and symlinks are followed (a names listing).
  */
 function firstLook(ctx: Context, real: string): boolean {
-  return real !== "" && ctx.config.followSymlinks;
+  return real !== "" && ctx.follow;
 }
 
 /**

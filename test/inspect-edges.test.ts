@@ -6,7 +6,6 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { child } from "../src/candidate.js";
-import { resolveConfig } from "../src/config.js";
 import { runSync, setFaultHook } from "../src/fsx.js";
 import { inspect } from "../src/inspect.js";
 import {
@@ -47,9 +46,8 @@ function scan(
   dir: string,
   { previous = NO_CACHE, after = now(), follow = true, known = undefined as string | undefined } = {},
 ): Scan {
-  const config = resolveConfig({ roots: [{ path: path.dirname(dir) }], followSymlinks: follow });
   const next = { dirs: new Map<string, DirMemo>(), roots: new Map() };
-  const ctx: Context = { config, previous, hint: undefined, next, after, read: new Map() };
+  const ctx: Context = { follow, strict: false, previous, hint: undefined, next, after, read: new Map() };
   const item = runSync(inspect(ctx, path.basename(dir), dir, known));
   return { item, memo: next.dirs.get(dir), next, after };
 }
